@@ -1,0 +1,67 @@
+/**
+ * API keys: `psk_` followed by 32 base64url characters (192 random bits). Only the SHA-256 hash of
+ * a key is ever stored; the key itself is shown once, when it is issued.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+
+export const API_KEY_PREFIX = 'psk_';
+const API_KEY_PATTERN = /^psk_[A-Za-z0-9_-]{32}$/;
+
+export interface ApiKeyRecord {
+  /** SHA-256 of the key, lowercase hex: the table's partition key. */
+  readonly keyHash: string;
+  /** Public identifier derived from the hash: what `keys list` shows and `keys revoke` takes. */
+  readonly keyId: string;
+  readonly label: string;
+  /** ISO 8601 timestamps. */
+  readonly createdAt: string;
+  readonly expiresAt?: string;
+  readonly revokedAt?: string;
+}
+
+export function generateApiKey(): string {
+  return API_KEY_PREFIX + randomBytes(24).toString('base64url');
+}
+
+/** Cheap shape check, so malformed tokens are refused without a store lookup. */
+export function isWellFormedApiKey(token: string): boolean {
+  return API_KEY_PATTERN.test(token);
+}
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+export function keyIdFromHash(keyHash: string): string {
+  return `key_${keyHash.slice(0, 16)}`;
+}
+
+export function newApiKeyRecord(
+  key: string,
+  label: string,
+  options: { now?: Date; expiresAt?: Date } = {},
+): ApiKeyRecord {
+  const keyHash = hashApiKey(key);
+  return {
+    keyHash,
+    keyId: keyIdFromHash(keyHash),
+    label,
+    createdAt: (options.now ?? new Date()).toISOString(),
+    ...(options.expiresAt ? { expiresAt: options.expiresAt.toISOString() } : {}),
+  };
+}
+
+export function isUsable(record: ApiKeyRecord, now: Date = new Date()): boolean {
+  if (record.revokedAt) return false;
+  return record.expiresAt === undefined || Date.parse(record.expiresAt) > now.getTime();
+}
+
+/** Parses a duration such as `30d`, `12h`, `90m` or `45s` into milliseconds. */
+export function parseDuration(text: string): number {
+  const match = /^(\d+)([smhd])$/.exec(text.trim());
+  if (!match) throw new Error(`Invalid duration "${text}": use a whole number followed by s, m, h or d, e.g. 30d`);
+  const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] as 's' | 'm' | 'h' | 'd'];
+  const ms = Number(match[1]) * unit;
+  if (ms <= 0) throw new Error(`Invalid duration "${text}": it must be longer than zero`);
+  return ms;
+}

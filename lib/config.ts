@@ -1,0 +1,43 @@
+/**
+ * Runtime configuration, read once from the environment. The CDK app sets these variables on each
+ * function; the local runner sets them before it imports the handlers.
+ */
+
+/** Names of the environment variables, shared with the CDK app and the local runner. */
+export const ENV = {
+  petsTable: 'PETS_TABLE_NAME',
+  apiKeysTable: 'API_KEYS_TABLE_NAME',
+  /** Only for local mode and tests: a DynamoDB-compatible endpoint instead of AWS's. */
+  dynamodbEndpoint: 'PETSTORE_DYNAMODB_ENDPOINT',
+  /** Seconds an API key lookup may be cached; capped at 60 so a revocation bites within a minute. */
+  keyCacheSeconds: 'API_KEY_CACHE_SECONDS',
+  logLevel: 'LOG_LEVEL',
+} as const;
+
+export interface Config {
+  readonly petsTable: string;
+  readonly apiKeysTable: string;
+  readonly dynamodbEndpoint: string | undefined;
+  readonly keyCacheMs: number;
+}
+
+export const MAX_KEY_CACHE_SECONDS = 60;
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const cacheSeconds = Number(env[ENV.keyCacheSeconds] ?? MAX_KEY_CACHE_SECONDS);
+  return {
+    petsTable: required(env, ENV.petsTable),
+    apiKeysTable: required(env, ENV.apiKeysTable),
+    dynamodbEndpoint: env[ENV.dynamodbEndpoint] || undefined,
+    keyCacheMs:
+      Number.isFinite(cacheSeconds) && cacheSeconds >= 0
+        ? Math.min(cacheSeconds, MAX_KEY_CACHE_SECONDS) * 1000
+        : MAX_KEY_CACHE_SECONDS * 1000,
+  };
+}
+
+function required(env: NodeJS.ProcessEnv, name: string): string {
+  const value = env[name];
+  if (!value) throw new Error(`Missing environment variable ${name}`);
+  return value;
+}

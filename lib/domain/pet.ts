@@ -1,0 +1,48 @@
+/**
+ * The Pet resource (spec §2) as zod schemas: one definition gives runtime validation, the
+ * TypeScript types and, later, the OpenAPI document. `zod/mini` keeps the bundles small.
+ */
+import * as z from 'zod/mini';
+
+export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
+export const MAX_NAME_LENGTH = 200;
+export const MAX_PET_ID = Number.MAX_SAFE_INTEGER;
+
+export const LIST_LIMIT = { min: 1, max: 100, default: 20 } as const;
+
+export const PetStatus = z.enum(PET_STATUSES, {
+  error: `must be one of ${PET_STATUSES.join(', ')}`,
+});
+export type PetStatus = z.infer<typeof PetStatus>;
+
+/** A positive integer within JavaScript's safe range: the id and categoryId domain. */
+const positiveSafeInteger = (what: string) =>
+  z.int({ error: `must be ${what}, an integer from 1 to ${MAX_PET_ID}` }).check(
+    z.minimum(1, { error: `must be ${what}, an integer from 1 to ${MAX_PET_ID}` }),
+  );
+
+export const PetName = z.string({ error: 'must be a string' }).check(
+  z.refine((name) => name.trim().length > 0, { error: 'must not be empty or only white space' }),
+  z.maxLength(MAX_NAME_LENGTH, { error: `must be at most ${MAX_NAME_LENGTH} characters long` }),
+);
+
+export const PetId = positiveSafeInteger('a pet id');
+
+/** NewPet (spec §2.2): what a client sends. Unknown fields, `id` included, are rejected. */
+export const NewPet = z.strictObject({
+  name: PetName,
+  categoryId: positiveSafeInteger('a category id'),
+  status: z.optional(PetStatus),
+});
+export type NewPet = z.infer<typeof NewPet>;
+
+/** Pet (spec §2.1): what the service returns. */
+export const Pet = z.strictObject({
+  id: PetId,
+  name: PetName,
+  categoryId: positiveSafeInteger('a category id'),
+  status: z.optional(PetStatus),
+});
+export type Pet = z.infer<typeof Pet>;
+
+export const Pets = z.array(Pet);

@@ -1,0 +1,42 @@
+/**
+ * Request parameters of the operations (spec §4), as zod schemas. Query and path values arrive as
+ * strings; `integerText` turns canonical decimal text into a number and leaves anything else (1.5,
+ * -1, abc, 0x10, the empty string) as a string, which the integer schema then rejects.
+ */
+import * as z from 'zod/mini';
+import { LIST_LIMIT, MAX_PET_ID, PetStatus } from './pet.ts';
+
+const limitMessage = `must be an integer from ${LIST_LIMIT.min} to ${LIST_LIMIT.max}`;
+
+export const ListLimit = z._default(
+  z.int({ error: limitMessage }).check(
+    z.minimum(LIST_LIMIT.min, { error: limitMessage }),
+    z.maximum(LIST_LIMIT.max, { error: limitMessage }),
+  ),
+  LIST_LIMIT.default,
+);
+
+export const Cursor = z.string({ error: 'must be the cursor from a Link header' }).check(
+  z.minLength(1, { error: 'must not be empty: pass the cursor from a Link header, or leave it out' }),
+);
+
+export const ListPetsQuery = z.strictObject({
+  limit: ListLimit,
+  status: z.optional(PetStatus),
+  cursor: z.optional(Cursor),
+});
+export type ListPetsQuery = z.infer<typeof ListPetsQuery>;
+
+const petIdMessage = `must be a pet id, an integer from 1 to ${MAX_PET_ID}`;
+
+export const PetIdPath = z.strictObject({
+  petId: z.int({ error: petIdMessage }).check(
+    z.minimum(1, { error: petIdMessage }),
+    z.maximum(MAX_PET_ID, { error: petIdMessage }),
+  ),
+});
+
+/** Canonical decimal text (no sign, no leading zero, at most 16 digits) → number; else unchanged. */
+export function integerText(value: string): number | string {
+  return /^(?:0|[1-9]\d{0,15})$/.test(value) ? Number(value) : value;
+}

@@ -1,0 +1,58 @@
+/**
+ * The opaque `cursor` query parameter of `GET /pets`: the position after which the next page
+ * starts, bound to the status filter it was issued for. It is base64url JSON plus a checksum, so
+ * a truncated or edited cursor, or one issued for another filter, is a 400 and never reaches the
+ * store. It needs no secret: it selects neither table nor index (the request's own `status` does),
+ * so the most a crafted cursor can do is start a listing at a position the client could page to.
+ */
+import { createHash } from 'node:crypto';
+import { PET_STATUSES, type PetStatus } from '../domain/pet.ts';
+import { HttpError } from './errors.ts';
+
+const VERSION = 1;
+
+interface CursorPayload {
+  readonly v: number;
+  /** The status filter, or null for the unfiltered list. */
+  readonly s: PetStatus | null;
+  /** The id of the last pet of the previous page. */
+  readonly a: number;
+}
+
+const checksum = (payload: string): string =>
+  createHash('sha256').update(`petstore-cursor:${payload}`).digest().subarray(0, 9).toString('base64url');
+
+export function encodeCursor(status: PetStatus | undefined, afterId: number): string {
+  const payload = Buffer.from(JSON.stringify({ v: VERSION, s: status ?? null, a: afterId })).toString('base64url');
+  return `${payload}.${checksum(payload)}`;
+}
+
+/** Returns the id to start after, or throws 400 `invalid_cursor`. */
+export function decodeCursor(cursor: string, status: PetStatus | undefined): number {
+  const [payload = '', sum, ...rest] = cursor.split('.');
+  if (sum === undefined || rest.length > 0 || sum !== checksum(payload)) {
+    throw invalid('it is damaged or was not issued by this service');
+  }
+  let data: Partial<CursorPayload>;
+  try {
+    data = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Partial<CursorPayload>;
+  } catch {
+    throw invalid('it is damaged or was not issued by this service');
+  }
+  const valid =
+    typeof data === 'object' &&
+    data !== null &&
+    data.v === VERSION &&
+    (data.s === null || PET_STATUSES.includes(data.s as PetStatus)) &&
+    Number.isSafeInteger(data.a) &&
+    (data.a as number) > 0;
+  if (!valid) throw invalid('it is damaged or was not issued by this service');
+  if (data.s !== (status ?? null)) {
+    throw invalid(`it belongs to ${data.s === null ? 'the unfiltered list' : `status=${data.s}`}, not to this request's ${status === undefined ? 'unfiltered list' : `status=${status}`}`);
+  }
+  return data.a as number;
+}
+
+function invalid(why: string): HttpError {
+  return new HttpError('invalid_cursor', `Invalid query parameter: cursor is not valid (${why}). Start again without a cursor, and follow the Link header with rel="next".`);
+}

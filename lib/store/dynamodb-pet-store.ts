@@ -1,0 +1,103 @@
+/**
+ * PetStore on DynamoDB (design: data model). A page is one Query on the sparse `byStatus` index
+ * or one Scan of the table, never a filtered Scan, so it costs O(limit) whatever the table size.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  type QueryCommandInput,
+  ScanCommand,
+  type ScanCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import type { NewPet, Pet } from '../domain/pet.ts';
+import { classifyStoreError } from './errors.ts';
+import { generatePetId } from './ids.ts';
+import type { ListPetsRequest, PetPage, PetStore } from './pet-store.ts';
+import { BY_STATUS_INDEX } from './tables.ts';
+
+/** A collision needs two creates in the same millisecond drawing the same 12 random bits. */
+const MAX_ID_ATTEMPTS = 5;
+
+export class DynamoDbPetStore implements PetStore {
+  readonly #client: DynamoDBDocumentClient;
+  readonly #tableName: string;
+
+  constructor(client: DynamoDBDocumentClient, tableName: string) {
+    this.#client = client;
+    this.#tableName = tableName;
+  }
+
+  async create(newPet: NewPet): Promise<Pet> {
+    for (let attempt = 1; ; attempt++) {
+      const pet: Pet = { id: generatePetId(), ...newPet };
+      try {
+        await this.#client.send(
+          new PutCommand({
+            TableName: this.#tableName,
+            Item: pet,
+            ConditionExpression: 'attribute_not_exists(id)',
+          }),
+        );
+        return toPet(pet);
+      } catch (error) {
+        if (error instanceof ConditionalCheckFailedException && attempt < MAX_ID_ATTEMPTS) continue;
+        throw classifyStoreError(error, 'create pet');
+      }
+    }
+  }
+
+  async get(id: number): Promise<Pet | undefined> {
+    try {
+      // Strongly consistent, so a pet can be read back the moment its create has answered.
+      const { Item } = await this.#client.send(
+        new GetCommand({ TableName: this.#tableName, Key: { id }, ConsistentRead: true }),
+      );
+      return Item ? toPet(Item) : undefined;
+    } catch (error) {
+      throw classifyStoreError(error, 'get pet');
+    }
+  }
+
+  async list({ limit, status, afterId }: ListPetsRequest): Promise<PetPage> {
+    // One item more than the page: when it comes back, another page exists. Without it, a page
+    // that ends exactly at the end of the data would announce a next page that is empty.
+    const common = { TableName: this.#tableName, Limit: limit + 1 };
+    try {
+      const { Items = [], LastEvaluatedKey } =
+        status === undefined
+          ? await this.#client.send(
+              new ScanCommand({
+                ...common,
+                ...(afterId === undefined ? {} : { ExclusiveStartKey: { id: afterId } }),
+              } satisfies ScanCommandInput),
+            )
+          : await this.#client.send(
+              new QueryCommand({
+                ...common,
+                IndexName: BY_STATUS_INDEX,
+                KeyConditionExpression: '#status = :status',
+                ExpressionAttributeNames: { '#status': 'status' },
+                ExpressionAttributeValues: { ':status': status },
+                ...(afterId === undefined ? {} : { ExclusiveStartKey: { status, id: afterId } }),
+              } satisfies QueryCommandInput),
+            );
+      const pets = Items.slice(0, limit).map(toPet);
+      // More may follow when the extra item came back, or when DynamoDB stopped early (1 MB).
+      const more = Items.length > limit || (LastEvaluatedKey !== undefined && pets.length > 0);
+      const last = pets.at(-1);
+      return more && last ? { pets, nextAfterId: last.id } : { pets };
+    } catch (error) {
+      throw classifyStoreError(error, 'list pets');
+    }
+  }
+}
+
+/** Copies exactly the Pet fields, in the spec's order, from a stored item. */
+function toPet(item: Record<string, unknown>): Pet {
+  const pet: Pet = { id: item.id as number, name: item.name as string, categoryId: item.categoryId as number };
+  if (item.status !== undefined) pet.status = item.status as Pet['status'];
+  return pet;
+}

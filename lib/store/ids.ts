@@ -1,0 +1,21 @@
+/**
+ * Pet ids: positive integers within JavaScript's safe range, needing no counter. An id is the
+ * milliseconds since 2026-01-01 (41 bits, good until 2095) followed by 12 random bits:
+ * time-ordered, so newer pets sort later, and with no hot counter item to cap create throughput.
+ * Uniqueness does not rest on the randomness: the create is a conditional put that fails on an
+ * existing id, and the store retries with a fresh id.
+ */
+import { randomInt } from 'node:crypto';
+
+export const ID_EPOCH_MS = Date.UTC(2026, 0, 1);
+const RANDOM_BITS = 12;
+const RANDOM_RANGE = 2 ** RANDOM_BITS;
+const MAX_TIME = 2 ** (53 - RANDOM_BITS) - 1;
+
+export function generatePetId(nowMs: number = Date.now()): number {
+  const time = nowMs - ID_EPOCH_MS;
+  if (time < 0 || time > MAX_TIME) throw new Error(`Clock outside the id range: ${new Date(nowMs).toISOString()}`);
+  // Multiplication, not bit shifts: JavaScript's bitwise operators work on 32 bits.
+  const id = time * RANDOM_RANGE + randomInt(RANDOM_RANGE);
+  return id === 0 ? 1 : id;
+}

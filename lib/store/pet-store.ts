@@ -1,0 +1,25 @@
+/**
+ * What the handlers need from storage. DynamoDB stays behind this interface (see
+ * dynamodb-pet-store.ts), so handlers and their tests speak only of pets.
+ */
+import type { NewPet, Pet, PetStatus } from '../domain/pet.ts';
+
+export interface ListPetsRequest {
+  readonly limit: number;
+  readonly status?: PetStatus;
+  /** Start after the pet with this id (from the previous page's `nextAfterId`). */
+  readonly afterId?: number;
+}
+
+export interface PetPage {
+  readonly pets: Pet[];
+  /** Present when more pets may follow: pass it back as `afterId` for the next page. */
+  readonly nextAfterId?: number;
+}
+
+export interface PetStore {
+  /** Assigns a new, never-used id and stores the pet; never overwrites an existing pet. */
+  create(newPet: NewPet): Promise<Pet>;
+  get(id: number): Promise<Pet | undefined>;
+  list(request: ListPetsRequest): Promise<PetPage>;
+}

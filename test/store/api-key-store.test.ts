@@ -1,0 +1,58 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureTables, localTableNames } from '../../infra/local/tables.ts';
+import { generateApiKey, hashApiKey, newApiKeyRecord } from '../../lib/auth/api-keys.ts';
+import { KeyVerifier } from '../../lib/auth/key-verifier.ts';
+import { createDocumentClient } from '../../lib/store/dynamodb-client.ts';
+import { DynamoDbApiKeyStore } from '../../lib/store/dynamodb-api-key-store.ts';
+import { type TestStore, testStore } from '../support/store-endpoint.ts';
+
+let store: TestStore;
+let client: DynamoDBDocumentClient;
+let keys: DynamoDbApiKeyStore;
+
+beforeAll(async () => {
+  store = await testStore();
+  const names = localTableNames(store.tablePrefix);
+  const admin = new DynamoDBClient({ endpoint: store.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  await ensureTables(admin, names);
+  admin.destroy();
+  client = createDocumentClient({ endpoint: store.endpoint });
+  keys = new DynamoDbApiKeyStore(client, names.ApiKeys as string);
+});
+
+afterAll(async () => {
+  client?.destroy();
+  await store?.close();
+});
+
+describe('DynamoDbApiKeyStore', () => {
+  it('adds, finds by hash, lists and revokes keys, storing no key in plain text', async () => {
+    const key = generateApiKey();
+    const record = newApiKeyRecord(key, 'ops');
+    await keys.add(record);
+    await expect(keys.add(record)).rejects.toThrow(); // never replaces a record
+    expect(await keys.findByHash(hashApiKey(key))).toEqual(record);
+    expect(await keys.findByHash(hashApiKey(generateApiKey()))).toBeUndefined();
+
+    const listed = await keys.list();
+    expect(listed.map((r) => r.keyId)).toContain(record.keyId);
+    expect(JSON.stringify(listed)).not.toContain(key);
+
+    const revoked = await keys.revoke(record.keyId);
+    expect(revoked?.revokedAt).toBeDefined();
+    expect((await keys.findByHash(record.keyHash))?.revokedAt).toBe(revoked?.revokedAt);
+    expect(await keys.revoke('key_unknown')).toBeUndefined();
+  });
+
+  it('backs the verifier: a revoked key stops verifying once the cache lapses', async () => {
+    const key = generateApiKey();
+    const record = newApiKeyRecord(key, 'verify');
+    await keys.add(record);
+    const verifier = new KeyVerifier(keys, { cacheMs: 0 });
+    expect(await verifier.verify(key)).toBe(true);
+    await keys.revoke(record.keyId);
+    expect(await verifier.verify(key)).toBe(false);
+  });
+});

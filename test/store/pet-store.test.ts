@@ -1,0 +1,109 @@
+/** DynamoDbPetStore over the real AWS SDK against the test store (dynalite, or DynamoDB Local). */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureTables, localTableNames } from '../../infra/local/tables.ts';
+import type { Pet, PetStatus } from '../../lib/domain/pet.ts';
+import { createDocumentClient } from '../../lib/store/dynamodb-client.ts';
+import { DynamoDbPetStore } from '../../lib/store/dynamodb-pet-store.ts';
+import type { PetStore } from '../../lib/store/pet-store.ts';
+import { type TestStore, testStore } from '../support/store-endpoint.ts';
+
+let store: TestStore;
+let client: DynamoDBDocumentClient;
+let pets: PetStore;
+let tableName: string;
+const created: Pet[] = [];
+
+async function walk(limit: number, status?: PetStatus): Promise<{ pages: Pet[][] }> {
+  const pages: Pet[][] = [];
+  let afterId: number | undefined;
+  do {
+    const page = await pets.list({ limit, ...(status ? { status } : {}), ...(afterId ? { afterId } : {}) });
+    pages.push(page.pets);
+    afterId = page.nextAfterId;
+  } while (afterId !== undefined);
+  return { pages };
+}
+
+beforeAll(async () => {
+  store = await testStore();
+  const names = localTableNames(store.tablePrefix);
+  const admin = new DynamoDBClient({ endpoint: store.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  await ensureTables(admin, names);
+  admin.destroy();
+  tableName = names.Pets as string;
+  client = createDocumentClient({ endpoint: store.endpoint });
+  pets = new DynamoDbPetStore(client, tableName);
+  const statuses: (PetStatus | undefined)[] = ['available', 'pending', 'sold', undefined];
+  for (let i = 0; i < 23; i++) {
+    const status = statuses[i % statuses.length];
+    created.push(await pets.create({ name: `pet ${i}`, categoryId: 1 + (i % 3), ...(status ? { status } : {}) }));
+  }
+});
+
+afterAll(async () => {
+  client?.destroy();
+  await store?.close();
+});
+
+describe('DynamoDbPetStore', () => {
+  it('creates pets with distinct positive safe-integer ids and reads them back', async () => {
+    expect(new Set(created.map((p) => p.id)).size).toBe(created.length);
+    for (const pet of created) {
+      expect(Number.isSafeInteger(pet.id) && pet.id > 0).toBe(true);
+      expect(await pets.get(pet.id)).toEqual(pet);
+    }
+  });
+
+  it('keeps an omitted status omitted', async () => {
+    const pet = await pets.create({ name: 'no status', categoryId: 9 });
+    expect(pet).toEqual({ id: pet.id, name: 'no status', categoryId: 9 });
+    expect(await pets.get(pet.id)).toEqual(pet);
+    created.push(pet);
+  });
+
+  it('answers undefined for an absent id', async () => {
+    expect(await pets.get(1)).toBeUndefined();
+  });
+
+  it('stores nothing but pets in the table', async () => {
+    const { Items = [] } = await client.send(new ScanCommand({ TableName: tableName }));
+    expect(Items).toHaveLength(created.length);
+    for (const item of Items) expect(Object.keys(item).every((k) => ['id', 'name', 'categoryId', 'status'].includes(k))).toBe(true);
+  });
+
+  it.each([1, 2, 5, 24, 100])('pages the whole table exactly once with limit %i', async (limit) => {
+    const { pages } = await walk(limit);
+    const ids = pages.flat().map((p) => p.id);
+    expect(ids.length).toBe(created.length);
+    expect(new Set(ids)).toEqual(new Set(created.map((p) => p.id)));
+    for (const page of pages) expect(page.length).toBeLessThanOrEqual(limit);
+    // No trailing empty page: every page but a lone first one carries pets.
+    expect(pages.every((page) => page.length > 0)).toBe(true);
+  });
+
+  it.each(['available', 'pending', 'sold'] as const)('lists only %s pets, in id order, each once', async (status) => {
+    const expected = created.filter((p) => p.status === status).map((p) => p.id).sort((a, b) => a - b);
+    for (const limit of [1, 2, expected.length, 100]) {
+      const { pages } = await walk(limit, status);
+      const ids = pages.flat().map((p) => p.id);
+      expect(ids).toEqual(expected);
+      expect(pages.flat().every((p) => p.status === status)).toBe(true);
+    }
+  });
+
+  it('announces no next page when the data ends exactly at the page boundary', async () => {
+    const sold = created.filter((p) => p.status === 'sold').length;
+    const page = await pets.list({ limit: sold, status: 'sold' });
+    expect(page.pets).toHaveLength(sold);
+    expect(page.nextAfterId).toBeUndefined();
+  });
+
+  it('gives 200 concurrent creates 200 distinct ids', async () => {
+    const burst = await Promise.all(Array.from({ length: 200 }, (_, i) => pets.create({ name: `burst ${i}`, categoryId: 1, status: 'pending' })));
+    expect(new Set(burst.map((p) => p.id)).size).toBe(200);
+    const listed = (await walk(100, 'pending')).pages.flat().map((p) => p.id);
+    for (const pet of burst) expect(listed).toContain(pet.id);
+  });
+});

@@ -1,0 +1,31 @@
+/**
+ * Where store-backed suites get their DynamoDB: by default an in-memory dynalite of their own;
+ * under `npm run test:conformance`, the AWS DynamoDB Local that the conformance global setup
+ * started (provided as `dynamodbEndpoint`), with a table prefix per suite so suites never meet.
+ */
+import { randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
+import { startEmbeddedDynamoDb } from '../../infra/local/embedded-dynamodb.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    dynamodbEndpoint: string | undefined;
+  }
+}
+
+export interface TestStore {
+  readonly endpoint: string;
+  /** Unique per call, for table names. */
+  readonly tablePrefix: string;
+  /** "dynalite" or "DynamoDB Local", for test titles and messages. */
+  readonly kind: string;
+  close(): Promise<void>;
+}
+
+export async function testStore(): Promise<TestStore> {
+  const tablePrefix = `t${randomUUID().slice(0, 8)}_`;
+  const shared = inject('dynamodbEndpoint');
+  if (shared) return { endpoint: shared, tablePrefix, kind: 'DynamoDB Local', close: async () => undefined };
+  const embedded = await startEmbeddedDynamoDb();
+  return { endpoint: embedded.endpoint, tablePrefix, kind: 'dynalite', close: () => embedded.close() };
+}

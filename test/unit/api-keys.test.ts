@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type ApiKeyRecord,
+  generateApiKey,
+  hashApiKey,
+  isUsable,
+  isWellFormedApiKey,
+  keyIdFromHash,
+  newApiKeyRecord,
+  parseDuration,
+} from '../../lib/auth/api-keys.ts';
+import { KeyVerifier } from '../../lib/auth/key-verifier.ts';
+
+describe('API keys', () => {
+  it('are prefixed, 192-bit random and well-formed', () => {
+    const keys = new Set(Array.from({ length: 1000 }, generateApiKey));
+    expect(keys.size).toBe(1000);
+    for (const key of keys) {
+      expect(key).toMatch(/^psk_[A-Za-z0-9_-]{32}$/);
+      expect(isWellFormedApiKey(key)).toBe(true);
+    }
+    expect(['', 'psk_', 'Bearer x', `psk_${'a'.repeat(31)}`, `psk_${'a'.repeat(33)}`, `sk_${'a'.repeat(32)}`].some(isWellFormedApiKey)).toBe(false);
+  });
+
+  it('are stored as their SHA-256 hash only', () => {
+    const key = 'psk_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+    // sha256sum of the same bytes, computed outside Node
+    expect(hashApiKey(key)).toBe('7b4b2add9e4231d91c803ccb026840f1131b21036d66ae77237cbd230b6446af');
+    const record = newApiKeyRecord(key, 'ci', { now: new Date('2026-01-02T03:04:05Z') });
+    expect(record).toEqual({ keyHash: hashApiKey(key), keyId: keyIdFromHash(hashApiKey(key)), label: 'ci', createdAt: '2026-01-02T03:04:05.000Z' });
+    expect(JSON.stringify(record)).not.toContain(key);
+  });
+
+  it('stop being usable when revoked or expired', () => {
+    const now = new Date('2026-06-01T00:00:00Z');
+    const base = newApiKeyRecord(generateApiKey(), 'x', { now: new Date('2026-01-01T00:00:00Z') });
+    expect(isUsable(base, now)).toBe(true);
+    expect(isUsable({ ...base, expiresAt: '2026-06-01T00:00:01.000Z' }, now)).toBe(true);
+    expect(isUsable({ ...base, expiresAt: '2026-06-01T00:00:00.000Z' }, now)).toBe(false);
+    expect(isUsable({ ...base, revokedAt: '2026-05-01T00:00:00.000Z' }, now)).toBe(false);
+  });
+
+  it('parse expiry durations', () => {
+    expect(parseDuration('30d')).toBe(30 * 86_400_000);
+    expect(parseDuration('12h')).toBe(12 * 3_600_000);
+    expect(() => parseDuration('0d')).toThrow(/longer than zero/);
+    expect(() => parseDuration('1 week')).toThrow(/Invalid duration/);
+  });
+});
+
+describe('KeyVerifier', () => {
+  function fixture(records: ApiKeyRecord[]) {
+    let now = Date.parse('2026-06-01T00:00:00Z');
+    const lookups: string[] = [];
+    const byHash = new Map(records.map((r) => [r.keyHash, r]));
+    const verifier = new KeyVerifier(
+      {
+        findByHash: async (hash) => {
+          lookups.push(hash);
+          return byHash.get(hash);
+        },
+      },
+      { cacheMs: 60_000, now: () => now },
+    );
+    return { verifier, lookups, byHash, advance: (ms: number) => (now += ms) };
+  }
+
+  it('accepts a known key and caches the lookup for at most 60 s', async () => {
+    const key = generateApiKey();
+    const record = newApiKeyRecord(key, 'a');
+    const { verifier, lookups, byHash, advance } = fixture([record]);
+    expect(await verifier.verify(key)).toBe(true);
+    expect(await verifier.verify(key)).toBe(true);
+    expect(lookups).toHaveLength(1);
+
+    byHash.set(record.keyHash, { ...record, revokedAt: new Date().toISOString() });
+    advance(59_999);
+    expect(await verifier.verify(key)).toBe(true); // still cached
+    advance(1);
+    expect(await verifier.verify(key)).toBe(false); // revocation seen within 60 s
+    expect(lookups).toHaveLength(2);
+  });
+
+  it('refuses malformed tokens without a lookup, and unknown keys after one', async () => {
+    const { verifier, lookups } = fixture([]);
+    expect(await verifier.verify('not-a-key')).toBe(false);
+    expect(lookups).toHaveLength(0);
+    expect(await verifier.verify(generateApiKey())).toBe(false);
+    expect(lookups).toHaveLength(1);
+  });
+
+  it('applies expiry against the current time even while cached', async () => {
+    const key = generateApiKey();
+    const { verifier, advance } = fixture([newApiKeyRecord(key, 'a', { expiresAt: new Date('2026-06-01T00:00:30Z') })]);
+    expect(await verifier.verify(key)).toBe(true);
+    advance(30_000);
+    expect(await verifier.verify(key)).toBe(false);
+  });
+
+  it('lets a failed lookup propagate instead of answering "invalid"', async () => {
+    const verifier = new KeyVerifier({ findByHash: async () => Promise.reject(new Error('store down')) }, { cacheMs: 1000 });
+    await expect(verifier.verify(generateApiKey())).rejects.toThrow('store down');
+  });
+});

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_NAME_LENGTH, NewPet } from '../../lib/domain/pet.ts';
+import { integerText, ListPetsQuery, PetIdPath } from '../../lib/domain/requests.ts';
+import { HttpError } from '../../lib/http/errors.ts';
+import { validate } from '../../lib/http/validate.ts';
+
+function rejection(run: () => unknown): HttpError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof HttpError) return error;
+    throw error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('NewPet', () => {
+  it('accepts the minimal and the full pet, keeping the name exactly as sent', () => {
+    expect(validate(NewPet, { name: ' Rex ', categoryId: 1 }, 'request body')).toEqual({ name: ' Rex ', categoryId: 1 });
+    expect(validate(NewPet, { name: 'Rex', categoryId: Number.MAX_SAFE_INTEGER, status: 'sold' }, 'request body')).toEqual({
+      name: 'Rex',
+      categoryId: Number.MAX_SAFE_INTEGER,
+      status: 'sold',
+    });
+    expect(validate(NewPet, { name: 'x'.repeat(MAX_NAME_LENGTH), categoryId: 1 }, 'request body').name).toHaveLength(200);
+  });
+
+  it.each([
+    [{ categoryId: 1 }, 'name is required'],
+    [{ name: 'Rex' }, 'categoryId is required'],
+    [{ name: '', categoryId: 1 }, 'name must not be empty'],
+    [{ name: ' \t ', categoryId: 1 }, 'name must not be empty'],
+    [{ name: 'x'.repeat(201), categoryId: 1 }, 'name must be at most 200 characters'],
+    [{ name: 42, categoryId: 1 }, 'name must be a string'],
+    [{ name: 'Rex', categoryId: '1' }, 'categoryId must be a category id'],
+    [{ name: 'Rex', categoryId: 1.5 }, 'categoryId must be a category id'],
+    [{ name: 'Rex', categoryId: 0 }, 'categoryId must be a category id'],
+    [{ name: 'Rex', categoryId: -3 }, 'categoryId must be a category id'],
+    [{ name: 'Rex', categoryId: 2 ** 53 }, 'categoryId must be a category id'],
+    [{ name: 'Rex', categoryId: 1, status: 'lost' }, 'status must be one of available, pending, sold'],
+    [{ name: 'Rex', categoryId: 1, id: 7 }, 'unknown field "id" (allowed: name, categoryId, status)'],
+    [{ name: 'Rex', categoryId: 1, color: 'red', size: 2 }, 'unknown fields "color", "size"'],
+  ])('rejects %j with a message naming the problem', (body, fragment) => {
+    const error = rejection(() => validate(NewPet, body, 'request body'));
+    expect(error.toBody()).toMatchObject({ code: 'validation_failed', status: 400 });
+    expect(error.message).toContain(fragment);
+  });
+});
+
+describe('query and path parameters', () => {
+  it('defaults limit to 20 and converts only canonical integers', () => {
+    expect(validate(ListPetsQuery, {}, 'query parameter')).toEqual({ limit: 20 });
+    expect(validate(ListPetsQuery, { limit: integerText('100'), status: 'pending' }, 'query parameter')).toEqual({ limit: 100, status: 'pending' });
+    expect(['1.5', '-1', 'abc', '', '0x10', '1e1', '+5', '01'].map(integerText)).toEqual(['1.5', '-1', 'abc', '', '0x10', '1e1', '+5', '01']);
+  });
+
+  it.each(['0', '101', '-1', '1.5', 'abc', ''])('rejects limit=%j', (limit) => {
+    const error = rejection(() => validate(ListPetsQuery, { limit: integerText(limit) }, 'query parameter'));
+    expect(error.message).toBe('Invalid query parameter: limit must be an integer from 1 to 100.');
+  });
+
+  it('rejects unknown query parameters by name', () => {
+    expect(rejection(() => validate(ListPetsQuery, { stauts: 'sold' }, 'query parameter')).message).toContain('unknown query parameter "stauts"');
+  });
+
+  it.each(['0', '-1', 'abc', '007', '1.5', '9007199254740992'])('rejects petId=%j', (petId) => {
+    expect(rejection(() => validate(PetIdPath, { petId: integerText(petId) }, 'path parameter')).status).toBe(400);
+  });
+});
