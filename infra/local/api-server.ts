@@ -1,0 +1,227 @@
+/**
+ * The local API: a node:http server that does what API Gateway's REST API does for this service.
+ * It routes with the shared route table, answers unknown paths (404) and wrong methods (405) itself
+ * as the gateway's mock integrations do, turns each request into a REST proxy event, calls the very
+ * handler module the CDK deploys, and writes the handler's result back.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { HttpError } from '../../lib/http/errors.ts';
+import { errorResult } from '../../lib/http/response.ts';
+import { notFoundError, methodNotAllowedError } from '../../lib/http/gateway-errors.ts';
+import { API_BASE_PATH, matchResource, routes, type Route } from '../../lib/routes.ts';
+
+export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+/** API Gateway refuses payloads over 10 MB before any function runs. */
+const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
+/** The deployed functions' timeout (infra), so middy's early-timeout logic behaves the same. */
+const FUNCTION_TIMEOUT_MS = 10_000;
+export const LOCAL_STAGE = 'local';
+
+export interface LocalApi {
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+export interface LocalApiOptions {
+  readonly port?: number;
+  readonly host?: string;
+  /** Handlers by function name; defaults to importing `functions/<name>.ts`. */
+  readonly handlers?: Record<Route['functionName'], ProxyHandler>;
+}
+
+export async function loadHandlers(): Promise<Record<Route['functionName'], ProxyHandler>> {
+  const entries = await Promise.all(
+    routes.map(async (route) => {
+      const module = (await import(`../../functions/${route.functionName}.ts`)) as { handler: ProxyHandler };
+      return [route.functionName, module.handler] as const;
+    }),
+  );
+  return Object.fromEntries(entries) as Record<Route['functionName'], ProxyHandler>;
+}
+
+export async function startLocalApi(options: LocalApiOptions = {}): Promise<LocalApi> {
+  const handlers = options.handlers ?? (await loadHandlers());
+  const server = createServer((req, res) => {
+    handle(req, res, handlers).catch((error: unknown) => {
+      // The handlers answer their own errors; reaching here is a bug in this adapter.
+      process.stderr.write(`local API adapter error: ${(error as Error).stack ?? String(error)}\n`);
+      if (!res.headersSent) send(res, errorResult(new HttpError('internal_error', 'The local API failed to handle this request.')));
+      else res.destroy();
+    });
+  });
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://${host}:${port}${API_BASE_PATH}`, port, close: () => closeServer(server) };
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, handlers: Record<Route['functionName'], ProxyHandler>): Promise<void> {
+  const requestId = randomUUID();
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const method = (req.method ?? 'GET').toUpperCase();
+  const path = url.pathname;
+  const body = await readBody(req, GATEWAY_MAX_BODY_BYTES);
+  if (body === 'too large') {
+    return send(res, gatewayError(new HttpError('payload_too_large', `Request body exceeds the gateway limit of ${GATEWAY_MAX_BODY_BYTES} bytes.`), requestId));
+  }
+
+  const match = path === API_BASE_PATH || path.startsWith(`${API_BASE_PATH}/`) ? matchResource(path.slice(API_BASE_PATH.length)) : undefined;
+  if (!match) return send(res, gatewayError(notFoundError(), requestId));
+  const route = routes.find((r) => r.resource === match.resource && r.method === method);
+  if (!route) return send(res, gatewayError(methodNotAllowedError(method, match.resource), requestId));
+
+  const event = toProxyEvent(req, { requestId, method, url, body, resource: API_BASE_PATH + match.resource, pathParameters: match.pathParameters });
+  const result = await handlers[route.functionName](event, lambdaContext(requestId, route.functionName));
+  send(res, result);
+}
+
+function gatewayError(error: HttpError, requestId: string): APIGatewayProxyResult {
+  const result = errorResult(error);
+  return { ...result, headers: { ...result.headers, 'X-Request-Id': requestId } };
+}
+
+interface EventParts {
+  readonly requestId: string;
+  readonly method: string;
+  readonly url: URL;
+  readonly body: Buffer;
+  readonly resource: string;
+  readonly pathParameters: Record<string, string> | null;
+}
+
+/** The REST API (v1) proxy event API Gateway would send for this request. */
+export function toProxyEvent(req: IncomingMessage, parts: EventParts): APIGatewayProxyEvent {
+  const headers: Record<string, string> = {};
+  const multiValueHeaders: Record<string, string[]> = {};
+  // rawHeaders keeps the client's casing and every repetition, as API Gateway passes them on.
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i] as string;
+    const value = req.rawHeaders[i + 1] as string;
+    headers[name] = value;
+    (multiValueHeaders[name] ??= []).push(value);
+  }
+  headers['X-Forwarded-Proto'] ??= 'http';
+  multiValueHeaders['X-Forwarded-Proto'] ??= ['http'];
+
+  const query: Record<string, string> = {};
+  const multiQuery: Record<string, string[]> = {};
+  for (const [name, value] of parts.url.searchParams) {
+    query[name] = value;
+    (multiQuery[name] ??= []).push(value);
+  }
+  const hasQuery = Object.keys(query).length > 0;
+
+  // Text bodies pass as they are; bytes that are not UTF-8 are passed base64-encoded, flagged.
+  const text = parts.body.length === 0 ? null : decodeUtf8(parts.body);
+  const isBase64Encoded = parts.body.length > 0 && text === undefined;
+  const now = Date.now();
+  return {
+    resource: parts.resource,
+    path: parts.url.pathname,
+    httpMethod: parts.method,
+    headers,
+    multiValueHeaders,
+    queryStringParameters: hasQuery ? query : null,
+    multiValueQueryStringParameters: hasQuery ? multiQuery : null,
+    pathParameters: parts.pathParameters,
+    stageVariables: null,
+    body: parts.body.length === 0 ? null : isBase64Encoded ? parts.body.toString('base64') : (text as string),
+    isBase64Encoded,
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      authorizer: null,
+      domainName: headers.Host ?? headers.host ?? '127.0.0.1',
+      domainPrefix: 'local',
+      extendedRequestId: parts.requestId,
+      httpMethod: parts.method,
+      identity: {
+        accessKey: null,
+        accountId: null,
+        apiKey: null,
+        apiKeyId: null,
+        caller: null,
+        clientCert: null,
+        cognitoAuthenticationProvider: null,
+        cognitoAuthenticationType: null,
+        cognitoIdentityId: null,
+        cognitoIdentityPoolId: null,
+        principalOrgId: null,
+        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+        user: null,
+        userAgent: req.headers['user-agent'] ?? null,
+        userArn: null,
+      },
+      path: parts.url.pathname,
+      protocol: `HTTP/${req.httpVersion}`,
+      requestId: parts.requestId,
+      requestTime: new Date(now).toUTCString(),
+      requestTimeEpoch: now,
+      resourceId: 'local',
+      resourcePath: parts.resource,
+      stage: LOCAL_STAGE,
+    },
+  };
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+function decodeUtf8(bytes: Buffer): string | undefined {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+function lambdaContext(requestId: string, functionName: string): Context {
+  const deadline = Date.now() + FUNCTION_TIMEOUT_MS;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '256',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too large'> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) return 'too large';
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function send(res: ServerResponse, result: APIGatewayProxyResult): void {
+  res.statusCode = result.statusCode;
+  for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, String(value));
+  for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) res.setHeader(name, values.map(String));
+  const body = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body ?? '', 'utf8');
+  res.setHeader('Content-Length', body.length);
+  res.end(body);
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.close((error) => (error ? reject(error) : resolve()));
+    server.closeAllConnections();
+  });
+}

@@ -1,0 +1,139 @@
+/**
+ * Everything local mode runs, in one call: the store (embedded dynalite, or an external endpoint),
+ * its tables, an API key, and the local API over the real handlers. `npm start`, the tests and the
+ * benchmarks all start the service through this function.
+ */
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { generateApiKey, hashApiKey, isWellFormedApiKey, newApiKeyRecord } from '../../lib/auth/api-keys.ts';
+import { ENV } from '../../lib/config.ts';
+import { createDocumentClient } from '../../lib/store/dynamodb-client.ts';
+import { DynamoDbApiKeyStore } from '../../lib/store/dynamodb-api-key-store.ts';
+import { apiKeysTable, petsTable } from '../../lib/store/tables.ts';
+import { startLocalApi } from './api-server.ts';
+import { type EmbeddedDynamoDb, startEmbeddedDynamoDb } from './embedded-dynamodb.ts';
+import { ensureTables, localTableNames } from './tables.ts';
+
+export const IN_MEMORY = ':memory:';
+export const DEFAULT_DATA_DIR = '.data';
+/** Written while `npm start` runs, so the key CLI can reach the running store. */
+export const SERVER_INFO_FILE = 'server.json';
+
+export interface LocalStackOptions {
+  readonly port?: number;
+  /** A folder for the embedded store's files, or `:memory:`. */
+  readonly dataDir?: string;
+  /** Registered at start-up, so scripts and load tests can use a key they chose. */
+  readonly apiKey?: string;
+  /** An external DynamoDB-compatible endpoint instead of the embedded server. */
+  readonly dynamodbEndpoint?: string;
+  /** Prefix of the physical table names (tests sharing one external endpoint use one each). */
+  readonly tablePrefix?: string;
+}
+
+export interface LocalStack {
+  readonly url: string;
+  readonly dynamodbEndpoint: string;
+  readonly tableNames: { pets: string; apiKeys: string };
+  /** A development key issued by this start (first start on an empty store), else undefined. */
+  readonly issuedApiKey: string | undefined;
+  close(): Promise<void>;
+}
+
+export interface LocalStore {
+  readonly endpoint: string;
+  readonly tableNames: { pets: string; apiKeys: string };
+  close(): Promise<void>;
+}
+
+/** The store of local mode with its tables created: embedded dynalite, or an external endpoint. */
+export async function openLocalStore(
+  options: Pick<LocalStackOptions, 'dataDir' | 'dynamodbEndpoint' | 'tablePrefix'> = {},
+): Promise<LocalStore> {
+  const dataDir = options.dataDir ?? DEFAULT_DATA_DIR;
+  let embedded: EmbeddedDynamoDb | undefined;
+  if (!options.dynamodbEndpoint) {
+    const storeDir = dataDir === IN_MEMORY ? undefined : path.resolve(dataDir, 'dynamodb');
+    if (storeDir) await mkdir(storeDir, { recursive: true });
+    embedded = await startEmbeddedDynamoDb(storeDir ? { path: storeDir } : {});
+  }
+  const endpoint = options.dynamodbEndpoint ?? (embedded as EmbeddedDynamoDb).endpoint;
+  const names = localTableNames(options.tablePrefix);
+  const admin = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  try {
+    await ensureTables(admin, names);
+  } catch (error) {
+    await embedded?.close();
+    throw error;
+  } finally {
+    admin.destroy();
+  }
+  return {
+    endpoint,
+    tableNames: { pets: names[petsTable.logicalName] as string, apiKeys: names[apiKeysTable.logicalName] as string },
+    close: async () => embedded?.close(),
+  };
+}
+
+export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
+  if (options.apiKey !== undefined && !isWellFormedApiKey(options.apiKey)) {
+    throw new Error(
+      'PETSTORE_API_KEY must be "psk_" followed by 32 base64url characters, e.g. the output of: ' +
+        `node -e "console.log('psk_' + require('node:crypto').randomBytes(24).toString('base64url'))"`,
+    );
+  }
+  const dataDir = options.dataDir ?? DEFAULT_DATA_DIR;
+  const store = await openLocalStore(options);
+  const { endpoint, tableNames } = store;
+  let api: Awaited<ReturnType<typeof startLocalApi>> | undefined;
+  try {
+    // The handlers read their configuration from the environment, as on Lambda.
+    process.env[ENV.dynamodbEndpoint] = endpoint;
+    process.env[ENV.petsTable] = tableNames.pets;
+    process.env[ENV.apiKeysTable] = tableNames.apiKeys;
+
+    const issuedApiKey = await provisionKey(endpoint, tableNames.apiKeys, options.apiKey);
+    api = await startLocalApi({ port: options.port ?? 0 });
+    const infoFile = dataDir === IN_MEMORY || options.dynamodbEndpoint ? undefined : path.resolve(dataDir, SERVER_INFO_FILE);
+    if (infoFile) {
+      await writeFile(infoFile, `${JSON.stringify({ pid: process.pid, url: api.url, dynamodbEndpoint: endpoint, tableNames }, null, 2)}\n`);
+    }
+    const running = api;
+    let closing: Promise<void> | undefined;
+    return {
+      url: running.url,
+      dynamodbEndpoint: endpoint,
+      tableNames,
+      issuedApiKey,
+      close: () =>
+        (closing ??= (async () => {
+          await running.close();
+          if (infoFile) await rm(infoFile, { force: true });
+          await store.close();
+        })()),
+    };
+  } catch (error) {
+    await api?.close();
+    await store.close();
+    throw error;
+  }
+}
+
+/** Registers the chosen key, or issues a development key when the store has none yet. */
+async function provisionKey(endpoint: string, tableName: string, apiKey: string | undefined): Promise<string | undefined> {
+  const client = createDocumentClient({ endpoint });
+  const keys = new DynamoDbApiKeyStore(client, tableName);
+  try {
+    if (apiKey !== undefined) {
+      if (!(await keys.findByHash(hashApiKey(apiKey)))) await keys.add(newApiKeyRecord(apiKey, 'PETSTORE_API_KEY'));
+      return undefined;
+    }
+    if ((await keys.list()).length > 0) return undefined;
+    const issued = generateApiKey();
+    await keys.add(newApiKeyRecord(issued, 'development'));
+    return issued;
+  } finally {
+    client.destroy();
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * Bearer authentication (spec §5): `Authorization: Bearer <API_KEY>`, the scheme matched
+ * case-insensitively (RFC 9110 §11.1). Every failure is a 401 with a `WWW-Authenticate` challenge
+ * (RFC 6750). The message says what to fix in the request, but never whether a key exists, was
+ * revoked or has expired. A failed key lookup is not a 401: it propagates and becomes a 503.
+ */
+import type { MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { KeyVerifier } from '../auth/key-verifier.ts';
+import { HttpError } from './errors.ts';
+import { type ApiResult, header } from './response.ts';
+
+const CREDENTIALS = /^([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)(?:[ \t]+(.*))?$/;
+
+function unauthorized(message: string, invalidToken = false): HttpError {
+  const challenge = invalidToken ? 'Bearer realm="petstore", error="invalid_token"' : 'Bearer realm="petstore"';
+  return new HttpError('unauthorized', message, { 'WWW-Authenticate': challenge });
+}
+
+/** Returns the bearer token of the request, or throws the 401 that explains what is wrong. */
+export function bearerToken(event: Pick<APIGatewayProxyEvent, 'headers'>): string {
+  const value = header(event.headers, 'authorization');
+  if (value === undefined || value.trim() === '') {
+    throw unauthorized('Missing API key: send it as "Authorization: Bearer <API_KEY>".');
+  }
+  const match = CREDENTIALS.exec(value.trim());
+  if (!match || match[1]?.toLowerCase() !== 'bearer') {
+    throw unauthorized('Unsupported authorization scheme: send the API key as "Authorization: Bearer <API_KEY>".');
+  }
+  const token = match[2]?.trim() ?? '';
+  if (token === '') {
+    throw unauthorized('Empty bearer token: send the API key as "Authorization: Bearer <API_KEY>".');
+  }
+  return token;
+}
+
+export function bearerAuth(verifier: () => KeyVerifier): MiddlewareObj<APIGatewayProxyEvent, ApiResult> {
+  return {
+    before: async (request) => {
+      const token = bearerToken(request.event);
+      if (!(await verifier().verify(token))) {
+        throw unauthorized('Invalid API key: it is unknown, revoked or expired. Ask for a new key.', true);
+      }
+    },
+  };
+}

@@ -1,0 +1,26 @@
+/**
+ * Marks every answer of a deprecated operation, errors included: `Deprecation` (RFC 9745),
+ * `Sunset` (RFC 8594) and a `Link` to the successor resource.
+ */
+import type { MiddlewareObj, Request } from '@middy/core';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { API_BASE_PATH } from '../routes.ts';
+import type { ApiResult } from './response.ts';
+import { absoluteUrl } from './urls.ts';
+
+/** RFC 9745 date of deprecation, `@<epoch seconds>`: 2026-01-01, the API's first release. */
+export const DEPRECATED_SINCE = '@1767225600';
+
+export function deprecation(options: { sunset: string; successor: string }): MiddlewareObj<APIGatewayProxyEvent, ApiResult> {
+  const sunset = new Date(`${options.sunset}T00:00:00Z`).toUTCString();
+  const mark = (request: Request<APIGatewayProxyEvent, ApiResult>): void => {
+    if (!request.response) return;
+    request.response.headers = {
+      ...request.response.headers,
+      Deprecation: DEPRECATED_SINCE,
+      Sunset: sunset,
+      Link: `<${absoluteUrl(request.event, API_BASE_PATH + options.successor)}>; rel="successor-version"`,
+    };
+  };
+  return { after: mark, onError: mark };
+}

@@ -1,0 +1,24 @@
+/**
+ * The errors the gateway itself answers, before any function runs: an unknown path and a method the
+ * path does not allow. Local mode builds them here; the CDK app renders the same bodies in API
+ * Gateway's mock integrations and gateway responses, so a client sees the same answer everywhere.
+ */
+import { API_BASE_PATH, allowedMethods } from '../routes.ts';
+import { HttpError } from './errors.ts';
+
+export const NOT_FOUND_MESSAGE = 'No such resource. The API serves /v1/pets and /v1/pets/{petId}.';
+
+export function notFoundError(): HttpError {
+  return new HttpError('not_found', NOT_FOUND_MESSAGE);
+}
+
+/** `resource` as in the route table (`/pets`); the message shows it as clients address it. */
+export function methodNotAllowedMessage(method: string, resource: string): string {
+  return `Method ${method} is not allowed on ${API_BASE_PATH}${resource}. Allowed: ${allowedMethods(resource).join(', ')}.`;
+}
+
+export function methodNotAllowedError(method: string, resource: string): HttpError {
+  return new HttpError('method_not_allowed', methodNotAllowedMessage(method, resource), {
+    Allow: allowedMethods(resource).join(', '),
+  });
+}

@@ -1,0 +1,65 @@
+/**
+ * Parses a JSON request body, refusing what is not one with the right status: missing or not an
+ * object → 400, not declared as JSON → 415, larger than the limit → 413, malformed → 400.
+ * (middy's http-json-body-parser answers malformed JSON with 422; the contract here is 400.)
+ */
+import type { MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { HttpError } from './errors.ts';
+import { type ApiResult, header } from './response.ts';
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export type JsonObject = Record<string, unknown>;
+
+const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i;
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+export function parseJsonBody(event: Pick<APIGatewayProxyEvent, 'body' | 'headers' | 'isBase64Encoded'>): JsonObject {
+  const raw = event.body ?? '';
+  const bytes = event.isBase64Encoded ? Buffer.from(raw, 'base64') : Buffer.from(raw, 'utf8');
+  if (bytes.length === 0) {
+    throw new HttpError('validation_failed', 'Request body is required: send a JSON object such as {"name": "Rex", "categoryId": 1}.');
+  }
+  if (bytes.length > MAX_BODY_BYTES) {
+    throw new HttpError('payload_too_large', `Request body is ${bytes.length} bytes; the limit is ${MAX_BODY_BYTES} bytes (64 KiB).`);
+  }
+  const contentType = header(event.headers, 'content-type');
+  const [mediaType = '', ...params] = (contentType ?? '').split(';').map((part) => part.trim());
+  const charset = params.find((p) => /^charset=/i.test(p))?.slice('charset='.length).replace(/"/g, '');
+  if (!JSON_MEDIA_TYPE.test(mediaType) || (charset !== undefined && !/^utf-?8$/i.test(charset))) {
+    throw new HttpError(
+      'unsupported_media_type',
+      `Content-Type ${contentType === undefined ? 'is missing' : `"${contentType}" is not supported`}: send the body as "Content-Type: application/json" (UTF-8).`,
+    );
+  }
+  let text: string;
+  try {
+    text = event.isBase64Encoded ? strictUtf8.decode(bytes) : raw;
+  } catch {
+    throw new HttpError('validation_failed', 'Request body is not valid UTF-8.');
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new HttpError('validation_failed', `Request body is not valid JSON: ${(error as Error).message}.`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new HttpError('validation_failed', `Request body must be a JSON object, not ${Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`}.`);
+  }
+  return value as JsonObject;
+}
+
+/** Replaces `event.body` with the parsed object, before the handler runs. */
+export function jsonBody(): MiddlewareObj<APIGatewayProxyEvent, ApiResult> {
+  return {
+    before: (request) => {
+      const parsed = parseJsonBody(request.event);
+      // The event keeps API Gateway's type for the middleware chain; handlers see JsonBodyEvent.
+      (request.event as unknown as { body: JsonObject }).body = parsed;
+    },
+  };
+}
+
+export type JsonBodyEvent = Omit<APIGatewayProxyEvent, 'body'> & { body: JsonObject };

@@ -1,0 +1,42 @@
+/**
+ * JSON-lines logging. One line per request (method, resource, status, duration, request id) and
+ * one per unexpected error. Headers, bodies and query strings are never logged: they can carry
+ * API keys, and the request id is enough to correlate with API Gateway's own logs.
+ */
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+export type LogSink = (line: string) => void;
+
+let sink: LogSink = (line) => process.stdout.write(`${line}\n`);
+
+/** Redirects log output (the local runner can silence it; tests capture it). Returns the old sink. */
+export function setLogSink(next: LogSink): LogSink {
+  const previous = sink;
+  sink = next;
+  return previous;
+}
+
+function threshold(): number {
+  const level = process.env.LOG_LEVEL?.toLowerCase() as LogLevel | undefined;
+  return LEVELS[level ?? 'info'] ?? LEVELS.info;
+}
+
+export function log(level: LogLevel, message: string, fields: Record<string, unknown> = {}): void {
+  if (LEVELS[level] < threshold()) return;
+  sink(JSON.stringify({ time: new Date().toISOString(), level, message, ...fields }));
+}
+
+/** The parts of an error worth logging: name, message, stack and AWS error metadata. */
+export function describeError(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { error: String(error) };
+  const metadata = (error as { $metadata?: { httpStatusCode?: number } }).$metadata;
+  return {
+    errorName: error.name,
+    errorMessage: error.message,
+    ...(metadata?.httpStatusCode ? { dependencyStatus: metadata.httpStatusCode } : {}),
+    stack: error.stack,
+  };
+}

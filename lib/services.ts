@@ -1,0 +1,36 @@
+/**
+ * The handlers' dependencies, built once per process from the environment (config.ts) and reused
+ * across invocations. Rebuilt only if the configuration changes, which happens in local mode and
+ * tests when the runner is restarted on another store endpoint, never on Lambda.
+ */
+import { KeyVerifier } from './auth/key-verifier.ts';
+import { type Config, readConfig } from './config.ts';
+import { DynamoDbApiKeyStore } from './store/dynamodb-api-key-store.ts';
+import { createDocumentClient } from './store/dynamodb-client.ts';
+import { DynamoDbPetStore } from './store/dynamodb-pet-store.ts';
+import type { PetStore } from './store/pet-store.ts';
+
+export interface Services {
+  readonly config: Config;
+  readonly pets: PetStore;
+  readonly keys: KeyVerifier;
+}
+
+let current: { signature: string; services: Services } | undefined;
+
+export function services(): Services {
+  const config = readConfig();
+  const signature = JSON.stringify(config);
+  if (current?.signature !== signature) {
+    const client = createDocumentClient(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint } : {});
+    current = {
+      signature,
+      services: {
+        config,
+        pets: new DynamoDbPetStore(client, config.petsTable),
+        keys: new KeyVerifier(new DynamoDbApiKeyStore(client, config.apiKeysTable), { cacheMs: config.keyCacheMs }),
+      },
+    };
+  }
+  return current.services;
+}
