@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    setupFiles: ['test/support/quiet-logs.ts'],
     // Each file starts its own store and local API; two cores run two files at a time.
     pool: 'forks',
     testTimeout: 20_000,

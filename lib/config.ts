@@ -7,6 +7,8 @@
 export const ENV = {
   petsTable: 'PETS_TABLE_NAME',
   apiKeysTable: 'API_KEYS_TABLE_NAME',
+  /** Only createPet needs it (Idempotency-Key); the other functions do not get it. */
+  idempotencyTable: 'IDEMPOTENCY_TABLE_NAME',
   /** Only for local mode and tests: a DynamoDB-compatible endpoint instead of AWS's. */
   dynamodbEndpoint: 'PETSTORE_DYNAMODB_ENDPOINT',
   /** Seconds an API key lookup may be cached; capped at 60 so a revocation bites within a minute. */
@@ -17,6 +19,7 @@ export const ENV = {
 export interface Config {
   readonly petsTable: string;
   readonly apiKeysTable: string;
+  readonly idempotencyTable: string | undefined;
   readonly dynamodbEndpoint: string | undefined;
   readonly keyCacheMs: number;
 }
@@ -28,6 +31,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     petsTable: required(env, ENV.petsTable),
     apiKeysTable: required(env, ENV.apiKeysTable),
+    idempotencyTable: env[ENV.idempotencyTable] || undefined,
     dynamodbEndpoint: env[ENV.dynamodbEndpoint] || undefined,
     keyCacheMs:
       Number.isFinite(cacheSeconds) && cacheSeconds >= 0

@@ -27,7 +27,7 @@ export function services(): Services {
       signature,
       services: {
         config,
-        pets: new DynamoDbPetStore(client, config.petsTable),
+        pets: new DynamoDbPetStore(client, config.petsTable, config.idempotencyTable),
         keys: new KeyVerifier(new DynamoDbApiKeyStore(client, config.apiKeysTable), { cacheMs: config.keyCacheMs }),
       },
     };

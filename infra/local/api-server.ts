@@ -65,9 +65,9 @@ export async function startLocalApi(options: LocalApiOptions = {}): Promise<Loca
 
 async function handle(req: IncomingMessage, res: ServerResponse, handlers: Record<Route['functionName'], ProxyHandler>): Promise<void> {
   const requestId = randomUUID();
-  const url = new URL(req.url ?? '/', 'http://localhost');
+  // Split by hand: `new URL()` would read a path such as `//host` as an authority.
+  const [path = '/', search = ''] = splitTarget(req.url ?? '/');
   const method = (req.method ?? 'GET').toUpperCase();
-  const path = url.pathname;
   const body = await readBody(req, GATEWAY_MAX_BODY_BYTES);
   if (body === 'too large') {
     return send(res, gatewayError(new HttpError('payload_too_large', `Request body exceeds the gateway limit of ${GATEWAY_MAX_BODY_BYTES} bytes.`), requestId));
@@ -78,7 +78,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, handlers: Recor
   const route = routes.find((r) => r.resource === match.resource && r.method === method);
   if (!route) return send(res, gatewayError(methodNotAllowedError(method, match.resource), requestId));
 
-  const event = toProxyEvent(req, { requestId, method, url, body, resource: API_BASE_PATH + match.resource, pathParameters: match.pathParameters });
+  const event = toProxyEvent(req, { requestId, method, path, search, body, resource: API_BASE_PATH + match.resource, pathParameters: match.pathParameters });
   const result = await handlers[route.functionName](event, lambdaContext(requestId, route.functionName));
   send(res, result);
 }
@@ -91,7 +91,9 @@ function gatewayError(error: HttpError, requestId: string): APIGatewayProxyResul
 interface EventParts {
   readonly requestId: string;
   readonly method: string;
-  readonly url: URL;
+  readonly path: string;
+  /** The query string, without `?`. */
+  readonly search: string;
   readonly body: Buffer;
   readonly resource: string;
   readonly pathParameters: Record<string, string> | null;
@@ -99,24 +101,12 @@ interface EventParts {
 
 /** The REST API (v1) proxy event API Gateway would send for this request. */
 export function toProxyEvent(req: IncomingMessage, parts: EventParts): APIGatewayProxyEvent {
-  const headers: Record<string, string> = {};
-  const multiValueHeaders: Record<string, string[]> = {};
   // rawHeaders keeps the client's casing and every repetition, as API Gateway passes them on.
-  for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    const name = req.rawHeaders[i] as string;
-    const value = req.rawHeaders[i + 1] as string;
-    headers[name] = value;
-    (multiValueHeaders[name] ??= []).push(value);
-  }
-  headers['X-Forwarded-Proto'] ??= 'http';
-  multiValueHeaders['X-Forwarded-Proto'] ??= ['http'];
-
-  const query: Record<string, string> = {};
-  const multiQuery: Record<string, string[]> = {};
-  for (const [name, value] of parts.url.searchParams) {
-    query[name] = value;
-    (multiQuery[name] ??= []).push(value);
-  }
+  const headerPairs: [string, string][] = [];
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headerPairs.push([req.rawHeaders[i] as string, req.rawHeaders[i + 1] as string]);
+  if (!headerPairs.some(([name]) => name.toLowerCase() === 'x-forwarded-proto')) headerPairs.push(['X-Forwarded-Proto', 'http']);
+  const { single: headers, multi: multiValueHeaders } = collect(headerPairs);
+  const { single: query, multi: multiQuery } = collect([...new URLSearchParams(parts.search)]);
   const hasQuery = Object.keys(query).length > 0;
 
   // Text bodies pass as they are; bytes that are not UTF-8 are passed base64-encoded, flagged.
@@ -125,7 +115,7 @@ export function toProxyEvent(req: IncomingMessage, parts: EventParts): APIGatewa
   const now = Date.now();
   return {
     resource: parts.resource,
-    path: parts.url.pathname,
+    path: parts.path,
     httpMethod: parts.method,
     headers,
     multiValueHeaders,
@@ -160,7 +150,7 @@ export function toProxyEvent(req: IncomingMessage, parts: EventParts): APIGatewa
         userAgent: req.headers['user-agent'] ?? null,
         userArn: null,
       },
-      path: parts.url.pathname,
+      path: parts.path,
       protocol: `HTTP/${req.httpVersion}`,
       requestId: parts.requestId,
       requestTime: new Date(now).toUTCString(),
@@ -170,6 +160,25 @@ export function toProxyEvent(req: IncomingMessage, parts: EventParts): APIGatewa
       stage: LOCAL_STAGE,
     },
   };
+}
+
+/**
+ * Name → last value and name → all values, as API Gateway builds them. Plain objects with own
+ * properties only (Object.fromEntries), so a name like `__proto__` stays data, as in the JSON event
+ * Lambda receives.
+ */
+function collect(pairs: [string, string][]): { single: Record<string, string>; multi: Record<string, string[]> } {
+  const all = new Map<string, string[]>();
+  for (const [name, value] of pairs) all.set(name, [...(all.get(name) ?? []), value]);
+  return {
+    single: Object.fromEntries([...all].map(([name, values]) => [name, values.at(-1) as string])),
+    multi: Object.fromEntries(all),
+  };
+}
+
+function splitTarget(target: string): [string, string] {
+  const at = target.indexOf('?');
+  return at === -1 ? [target, ''] : [target.slice(0, at), target.slice(at + 1)];
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });

@@ -10,7 +10,7 @@ import { generateApiKey, hashApiKey, isWellFormedApiKey, newApiKeyRecord } from 
 import { ENV } from '../../lib/config.ts';
 import { createDocumentClient } from '../../lib/store/dynamodb-client.ts';
 import { DynamoDbApiKeyStore } from '../../lib/store/dynamodb-api-key-store.ts';
-import { apiKeysTable, petsTable } from '../../lib/store/tables.ts';
+import { apiKeysTable, idempotencyTable, petsTable } from '../../lib/store/tables.ts';
 import { startLocalApi } from './api-server.ts';
 import { type EmbeddedDynamoDb, startEmbeddedDynamoDb } from './embedded-dynamodb.ts';
 import { ensureTables, localTableNames } from './tables.ts';
@@ -35,15 +35,21 @@ export interface LocalStackOptions {
 export interface LocalStack {
   readonly url: string;
   readonly dynamodbEndpoint: string;
-  readonly tableNames: { pets: string; apiKeys: string };
+  readonly tableNames: LocalTableNames;
   /** A development key issued by this start (first start on an empty store), else undefined. */
   readonly issuedApiKey: string | undefined;
   close(): Promise<void>;
 }
 
+export interface LocalTableNames {
+  readonly pets: string;
+  readonly apiKeys: string;
+  readonly idempotency: string;
+}
+
 export interface LocalStore {
   readonly endpoint: string;
-  readonly tableNames: { pets: string; apiKeys: string };
+  readonly tableNames: LocalTableNames;
   close(): Promise<void>;
 }
 
@@ -71,7 +77,11 @@ export async function openLocalStore(
   }
   return {
     endpoint,
-    tableNames: { pets: names[petsTable.logicalName] as string, apiKeys: names[apiKeysTable.logicalName] as string },
+    tableNames: {
+      pets: names[petsTable.logicalName] as string,
+      apiKeys: names[apiKeysTable.logicalName] as string,
+      idempotency: names[idempotencyTable.logicalName] as string,
+    },
     close: async () => embedded?.close(),
   };
 }
@@ -92,6 +102,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     process.env[ENV.dynamodbEndpoint] = endpoint;
     process.env[ENV.petsTable] = tableNames.pets;
     process.env[ENV.apiKeysTable] = tableNames.apiKeys;
+    process.env[ENV.idempotencyTable] = tableNames.idempotency;
 
     const issuedApiKey = await provisionKey(endpoint, tableNames.apiKeys, options.apiKey);
     api = await startLocalApi({ port: options.port ?? 0 });

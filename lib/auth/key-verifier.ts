@@ -29,9 +29,9 @@ export class KeyVerifier {
     this.#now = options.now ?? Date.now;
   }
 
-  /** True when the token is a known, unrevoked, unexpired key. Store failures propagate. */
-  async verify(token: string): Promise<boolean> {
-    if (!isWellFormedApiKey(token)) return false;
+  /** The record of a known, unrevoked, unexpired key, else undefined. Store failures propagate. */
+  async verify(token: string): Promise<ApiKeyRecord | undefined> {
+    if (!isWellFormedApiKey(token)) return undefined;
     const keyHash = hashApiKey(token);
     const now = this.#now();
     let entry = this.#cache.get(keyHash);
@@ -39,7 +39,7 @@ export class KeyVerifier {
       entry = { record: await this.#lookup.findByHash(keyHash), expires: now + this.#cacheMs };
       this.#remember(keyHash, entry);
     }
-    return entry.record !== undefined && isUsable(entry.record, new Date(now));
+    return entry.record !== undefined && isUsable(entry.record, new Date(now)) ? entry.record : undefined;
   }
 
   #remember(keyHash: string, entry: CacheEntry): void {

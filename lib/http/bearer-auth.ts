@@ -34,13 +34,24 @@ export function bearerToken(event: Pick<APIGatewayProxyEvent, 'headers'>): strin
   return token;
 }
 
+/**
+ * On success the caller's key id is put where a Lambda authorizer's principal would be,
+ * `requestContext.authorizer.principalId`, for handlers that scope data to the caller.
+ */
 export function bearerAuth(verifier: () => KeyVerifier): MiddlewareObj<APIGatewayProxyEvent, ApiResult> {
   return {
     before: async (request) => {
       const token = bearerToken(request.event);
-      if (!(await verifier().verify(token))) {
-        throw unauthorized('Invalid API key: it is unknown, revoked or expired. Ask for a new key.', true);
-      }
+      const record = await verifier().verify(token);
+      if (!record) throw unauthorized('Invalid API key: it is unknown, revoked or expired. Ask for a new key.', true);
+      request.event.requestContext = { ...request.event.requestContext, authorizer: { principalId: record.keyId } };
     },
   };
+}
+
+/** The key id bearerAuth established for this request. */
+export function callerId(event: Pick<APIGatewayProxyEvent, 'requestContext'>): string {
+  const principal: unknown = event.requestContext?.authorizer?.principalId;
+  if (typeof principal !== 'string') throw new Error('callerId() needs bearerAuth to have run');
+  return principal;
 }

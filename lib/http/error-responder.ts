@@ -3,26 +3,35 @@
  * `{code, message, status}` with `Content-Type: application/json`. Contract:
  * - an HttpError is a client mistake (or a deliberate refusal): its code, message, status and
  *   headers are exposed as they are;
- * - a DependencyUnavailableError (store throttled or unreachable) becomes 503
- *   `service_unavailable` with `Retry-After`: nothing was written, the client may retry;
+ * - an IdempotencyKeyReusedError becomes 422 `idempotency_key_reused`;
+ * - a DependencyUnavailableError (store throttled or unreachable), or the function running out of
+ *   time while waiting on it (middy's early timeout), becomes 503
+ *   `service_unavailable` with `Retry-After`: the client may retry (safely, for a create, with
+ *   an Idempotency-Key);
  * - anything else is a bug: it is logged with its stack under the request id, and the client gets
  *   500 `internal_error` with a fixed message that reveals nothing about the cause;
  * - a response already set by another middleware is left alone.
  */
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { DependencyUnavailableError } from '../store/errors.ts';
+import { DependencyUnavailableError, IdempotencyKeyReusedError } from '../store/errors.ts';
 import { HttpError } from './errors.ts';
 import { describeError, log } from './log.ts';
 import { type ApiResult, errorResult } from './response.ts';
 
 export function toHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
-  if (error instanceof DependencyUnavailableError) {
+  if (error instanceof IdempotencyKeyReusedError) {
+    return new HttpError(
+      'idempotency_key_reused',
+      'This Idempotency-Key was already used for a different pet. Send the original body, or use a new key for a new pet.',
+    );
+  }
+  if (error instanceof DependencyUnavailableError || isFunctionTimeout(error)) {
     return new HttpError(
       'service_unavailable',
-      'The service is temporarily unable to reach its data store. Nothing was changed; retry after a short wait.',
-      { 'Retry-After': String(error.retryAfterSeconds) },
+      'The service could not reach its data store in time. Retry after the Retry-After delay; send an Idempotency-Key header to make a create safe to retry.',
+      { 'Retry-After': String(error instanceof DependencyUnavailableError ? error.retryAfterSeconds : 1) },
     );
   }
   return new HttpError(
@@ -31,16 +40,21 @@ export function toHttpError(error: unknown): HttpError {
   );
 }
 
+/** middy's early-timeout error: the function is about to time out waiting on its dependencies. */
+function isFunctionTimeout(error: unknown): boolean {
+  return error instanceof Error && error.name === 'TimeoutError' && (error.cause as { package?: string } | undefined)?.package === '@middy/core';
+}
+
 export function errorResponder(): MiddlewareObj<APIGatewayProxyEvent, ApiResult> {
   return {
     onError: (request) => {
       if (request.response !== undefined && request.response !== null) return;
       const httpError = toHttpError(request.error);
-      if (httpError.status >= 500) {
-        log('error', httpError.status === 503 ? 'dependency unavailable' : 'unhandled error', {
-          requestId: request.event.requestContext?.requestId,
-          ...describeError(request.error),
-        });
+      const requestId = request.event.requestContext?.requestId;
+      if (httpError.status === 503) {
+        log('warn', 'dependency unavailable', { requestId, ...describeError(request.error, { stack: false }) });
+      } else if (httpError.status >= 500) {
+        log('error', 'unhandled error', { requestId, ...describeError(request.error) });
       }
       request.response = errorResult(httpError);
     },

@@ -12,6 +12,7 @@ export const ERROR_CODES = {
   method_not_allowed: 405,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  idempotency_key_reused: 422,
   too_many_requests: 429,
   internal_error: 500,
   service_unavailable: 503,

@@ -29,14 +29,19 @@ export function log(level: LogLevel, message: string, fields: Record<string, unk
   sink(JSON.stringify({ time: new Date().toISOString(), level, message, ...fields }));
 }
 
-/** The parts of an error worth logging: name, message, stack and AWS error metadata. */
-export function describeError(error: unknown): Record<string, unknown> {
-  if (!(error instanceof Error)) return { error: String(error) };
-  const metadata = (error as { $metadata?: { httpStatusCode?: number } }).$metadata;
+/**
+ * The parts of an error worth logging: name, message, AWS error metadata, the cause's name and
+ * code, and, for bugs, the stack. Error messages of our own never contain keys or headers.
+ */
+export function describeError(error: unknown, options: { stack?: boolean } = {}): Record<string, unknown> {
+  if (!(error instanceof Error)) return { errorName: typeof error, errorMessage: String(error) };
+  const cause = error.cause as (Error & { code?: string; $metadata?: { httpStatusCode?: number } }) | undefined;
+  const status = cause?.$metadata?.httpStatusCode ?? (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
   return {
     errorName: error.name,
     errorMessage: error.message,
-    ...(metadata?.httpStatusCode ? { dependencyStatus: metadata.httpStatusCode } : {}),
-    stack: error.stack,
+    ...(cause instanceof Error ? { causeName: cause.name, ...(cause.code ? { causeCode: cause.code } : {}) } : {}),
+    ...(status ? { dependencyStatus: status } : {}),
+    ...(options.stack === false ? {} : { stack: error.stack }),
   };
 }

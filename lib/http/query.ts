@@ -11,15 +11,16 @@ export function queryParameters(
   event: Pick<APIGatewayProxyEvent, 'queryStringParameters' | 'multiValueQueryStringParameters'>,
   integers: readonly string[] = [],
 ): Record<string, string | number> {
-  const result: Record<string, string | number> = {};
   const multi = event.multiValueQueryStringParameters ?? {};
-  for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) {
-    const count = multi[name]?.length ?? 1;
+  const entries = Object.entries(event.queryStringParameters ?? {}).map(([name, value]): [string, string | number] => {
+    const count = Object.hasOwn(multi, name) ? (multi[name]?.length ?? 1) : 1;
     if (count > 1) {
       throw new HttpError('validation_failed', `Invalid query parameter: ${name} is given ${count} times; give it at most once.`);
     }
     const text = value ?? '';
-    result[name] = integers.includes(name) ? integerText(text) : text;
-  }
-  return result;
+    return [name, integers.includes(name) ? integerText(text) : text];
+  });
+  // fromEntries defines own properties, so a parameter named `__proto__` stays data and is refused
+  // as unknown, instead of being assigned as the object's prototype.
+  return Object.fromEntries(entries);
 }

@@ -15,7 +15,8 @@ import {
 import type { NewPet, Pet } from '../domain/pet.ts';
 import { classifyStoreError } from './errors.ts';
 import { generatePetId } from './ids.ts';
-import type { ListPetsRequest, PetPage, PetStore } from './pet-store.ts';
+import { IdempotencyRecords } from './idempotency.ts';
+import type { CreatedPet, CreateOptions, ListPetsRequest, PetPage, PetStore } from './pet-store.ts';
 import { BY_STATUS_INDEX } from './tables.ts';
 
 /** A collision needs two creates in the same millisecond drawing the same 12 random bits. */
@@ -24,28 +25,41 @@ const MAX_ID_ATTEMPTS = 5;
 export class DynamoDbPetStore implements PetStore {
   readonly #client: DynamoDBDocumentClient;
   readonly #tableName: string;
+  readonly #idempotency: IdempotencyRecords | undefined;
 
-  constructor(client: DynamoDBDocumentClient, tableName: string) {
+  constructor(client: DynamoDBDocumentClient, tableName: string, idempotencyTableName?: string) {
     this.#client = client;
     this.#tableName = tableName;
+    this.#idempotency = idempotencyTableName ? new IdempotencyRecords(client, idempotencyTableName) : undefined;
   }
 
-  async create(newPet: NewPet): Promise<Pet> {
+  async create(newPet: NewPet, options: CreateOptions = {}): Promise<CreatedPet> {
+    if (options.idempotencyKey === undefined) return { pet: await this.#createWithFreshId(newPet), replayed: false };
+    if (!this.#idempotency) throw new Error('Idempotent create needs the idempotency table (IDEMPOTENCY_TABLE_NAME)');
+    return this.#idempotency.run(options.idempotencyKey, newPet, {
+      put: (id) => this.#put({ id, ...newPet }),
+      get: (id) => this.get(id),
+    });
+  }
+
+  async #createWithFreshId(newPet: NewPet): Promise<Pet> {
     for (let attempt = 1; ; attempt++) {
       const pet: Pet = { id: generatePetId(), ...newPet };
-      try {
-        await this.#client.send(
-          new PutCommand({
-            TableName: this.#tableName,
-            Item: pet,
-            ConditionExpression: 'attribute_not_exists(id)',
-          }),
-        );
-        return toPet(pet);
-      } catch (error) {
-        if (error instanceof ConditionalCheckFailedException && attempt < MAX_ID_ATTEMPTS) continue;
-        throw classifyStoreError(error, 'create pet');
-      }
+      if (await this.#put(pet)) return toPet(pet);
+      if (attempt >= MAX_ID_ATTEMPTS) throw new Error(`No free pet id after ${MAX_ID_ATTEMPTS} attempts`);
+    }
+  }
+
+  /** Conditional put: true when stored, false when a pet with this id already exists. */
+  async #put(pet: Pet): Promise<boolean> {
+    try {
+      await this.#client.send(
+        new PutCommand({ TableName: this.#tableName, Item: pet, ConditionExpression: 'attribute_not_exists(id)' }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw classifyStoreError(error, 'create pet');
     }
   }
 

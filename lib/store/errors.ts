@@ -13,6 +13,14 @@ export class DependencyUnavailableError extends Error {
   }
 }
 
+/** An Idempotency-Key reused for a create with a different body. */
+export class IdempotencyKeyReusedError extends Error {
+  constructor() {
+    super('Idempotency-Key was already used with a different request body');
+    this.name = 'IdempotencyKeyReusedError';
+  }
+}
+
 const THROTTLING_ERRORS = new Set([
   'ProvisionedThroughputExceededException',
   'ThrottlingException',

@@ -17,9 +17,24 @@ export interface PetPage {
   readonly nextAfterId?: number;
 }
 
+export interface CreatedPet {
+  readonly pet: Pet;
+  /** True when an earlier request with the same idempotency key created this pet. */
+  readonly replayed: boolean;
+}
+
+export interface CreateOptions {
+  /**
+   * Makes retries safe: the same key with the same pet creates it once and returns it every time
+   * (also when the requests race); with another pet it fails with IdempotencyKeyReusedError.
+   * Scope it to the caller (see idempotency.ts); records last 24 hours.
+   */
+  readonly idempotencyKey?: string;
+}
+
 export interface PetStore {
   /** Assigns a new, never-used id and stores the pet; never overwrites an existing pet. */
-  create(newPet: NewPet): Promise<Pet>;
+  create(newPet: NewPet, options?: CreateOptions): Promise<CreatedPet>;
   get(id: number): Promise<Pet | undefined>;
   list(request: ListPetsRequest): Promise<PetPage>;
 }

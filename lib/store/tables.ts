@@ -48,4 +48,15 @@ export const apiKeysTable: TableDefinition = {
   globalSecondaryIndexes: [],
 };
 
-export const allTables: readonly TableDefinition[] = [petsTable, apiKeysTable];
+/**
+ * Idempotency: one item per (API key, Idempotency-Key) of `POST /pets`, holding the id reserved for
+ * that create and a hash of its body. DynamoDB's TTL deletes records a day after their creation.
+ */
+export const idempotencyTable: TableDefinition = {
+  logicalName: 'Idempotency',
+  partitionKey: { name: 'recordKey', type: 'S' },
+  globalSecondaryIndexes: [],
+  timeToLiveAttribute: 'expiresAt',
+};
+
+export const allTables: readonly TableDefinition[] = [petsTable, apiKeysTable, idempotencyTable];

@@ -51,8 +51,8 @@ describe('DynamoDbApiKeyStore', () => {
     const record = newApiKeyRecord(key, 'verify');
     await keys.add(record);
     const verifier = new KeyVerifier(keys, { cacheMs: 0 });
-    expect(await verifier.verify(key)).toBe(true);
+    expect((await verifier.verify(key))?.keyId).toBe(record.keyId);
     await keys.revoke(record.keyId);
-    expect(await verifier.verify(key)).toBe(false);
+    expect(await verifier.verify(key)).toBeUndefined();
   });
 });

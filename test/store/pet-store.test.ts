@@ -38,7 +38,7 @@ beforeAll(async () => {
   const statuses: (PetStatus | undefined)[] = ['available', 'pending', 'sold', undefined];
   for (let i = 0; i < 23; i++) {
     const status = statuses[i % statuses.length];
-    created.push(await pets.create({ name: `pet ${i}`, categoryId: 1 + (i % 3), ...(status ? { status } : {}) }));
+    created.push((await pets.create({ name: `pet ${i}`, categoryId: 1 + (i % 3), ...(status ? { status } : {}) })).pet);
   }
 });
 
@@ -57,7 +57,7 @@ describe('DynamoDbPetStore', () => {
   });
 
   it('keeps an omitted status omitted', async () => {
-    const pet = await pets.create({ name: 'no status', categoryId: 9 });
+    const { pet } = await pets.create({ name: 'no status', categoryId: 9 });
     expect(pet).toEqual({ id: pet.id, name: 'no status', categoryId: 9 });
     expect(await pets.get(pet.id)).toEqual(pet);
     created.push(pet);
@@ -101,7 +101,7 @@ describe('DynamoDbPetStore', () => {
   });
 
   it('gives 200 concurrent creates 200 distinct ids', async () => {
-    const burst = await Promise.all(Array.from({ length: 200 }, (_, i) => pets.create({ name: `burst ${i}`, categoryId: 1, status: 'pending' })));
+    const burst = (await Promise.all(Array.from({ length: 200 }, (_, i) => pets.create({ name: `burst ${i}`, categoryId: 1, status: 'pending' })))).map((c) => c.pet);
     expect(new Set(burst.map((p) => p.id)).size).toBe(200);
     const listed = (await walk(100, 'pending')).pages.flat().map((p) => p.id);
     for (const pet of burst) expect(listed).toContain(pet.id);

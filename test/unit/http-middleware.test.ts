@@ -57,6 +57,14 @@ describe('errorResponder', () => {
     expect(JSON.parse(response.body)).toMatchObject({ code: 'service_unavailable', status: 503 });
   });
 
+  it('answers 503 when the function is about to time out waiting on the store', () => {
+    // The error middy's timeoutEarlyResponse throws.
+    const timeout = new Error('[AbortError]: The operation was aborted.', { cause: { package: '@middy/core' } });
+    timeout.name = 'TimeoutError';
+    expect(toHttpError(timeout).toBody()).toMatchObject({ code: 'service_unavailable', status: 503 });
+    expect(toHttpError(Object.assign(new Error('other'), { name: 'TimeoutError' })).status).toBe(500);
+  });
+
   it('treats thrown non-errors as bugs too, and leaves an existing response alone', () => {
     expect(toHttpError('a string').status).toBe(500);
     expect(toHttpError(undefined).status).toBe(500);

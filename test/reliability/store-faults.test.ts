@@ -1,0 +1,138 @@
+/**
+ * What a client sees when DynamoDB fails: 503 with Retry-After for throttling, errors and
+ * timeouts, within a bounded time; a failed key lookup is a 503, never a 401; nothing half-written.
+ */
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startLocalApi } from '../../infra/local/api-server.ts';
+import { ENV } from '../../lib/config.ts';
+import { createDocumentClient } from '../../lib/store/dynamodb-client.ts';
+import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts';
+import { startTestApi, type TestApi } from '../support/local-api.ts';
+
+let api: TestApi;
+let proxy: FaultProxy;
+
+const operations = [
+  ['listPets', 'GET', '/pets', undefined],
+  ['createPet', 'POST', '/pets', JSON.stringify({ name: 'Rex', categoryId: 1 })],
+  ['getPet', 'GET', '/pets/1', undefined],
+] as const;
+
+function call(method: string, path: string, body: string | undefined, auth = api.apiKey): Promise<Response> {
+  return fetch(`${api.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${auth}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body } : {}),
+  });
+}
+
+async function expect503(response: Response): Promise<void> {
+  expect(response.status).toBe(503);
+  expect(response.headers.get('content-type')).toBe('application/json');
+  expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  expect(await response.json()).toEqual({ code: 'service_unavailable', message: expect.stringContaining('Retry'), status: 503 });
+}
+
+beforeAll(async () => {
+  api = await startTestApi();
+  // Point the handlers at the proxy in front of the real store; tables and key are already there.
+  proxy = await startFaultProxy(api.stack.dynamodbEndpoint);
+  process.env[ENV.dynamodbEndpoint] = proxy.endpoint;
+});
+
+beforeEach(() => {
+  proxy.decide = () => 'pass';
+  proxy.calls.length = 0;
+});
+
+afterAll(async () => {
+  await proxy?.close();
+  await api?.close();
+});
+
+describe('store faults', () => {
+  it('serves normally through the proxy', async () => {
+    expect((await call('GET', '/pets', undefined)).status).toBe(200);
+  });
+
+  it.each(operations)('%s answers 503 when the pets table is throttled, after bounded retries', async (_name, method, path, body) => {
+    proxy.decide = (_op, table) => (table === api.stack.tableNames.pets ? 'throttle' : 'pass');
+    await expect503(await call(method, path, body));
+    const petCalls = proxy.calls.filter((c) => c.tableName === api.stack.tableNames.pets);
+    expect(petCalls.length).toBeGreaterThanOrEqual(2);
+    expect(petCalls.length).toBeLessThanOrEqual(3);
+  });
+
+  it.each(operations)('%s answers 503 when DynamoDB fails with 500s', async (_name, method, path, body) => {
+    proxy.decide = (_op, table) => (table === api.stack.tableNames.pets ? 'server-error' : 'pass');
+    await expect503(await call(method, path, body));
+  });
+
+  it.each(operations)('%s answers 503, not 401, when the key lookup fails', async (_name, method, path, body) => {
+    proxy.decide = () => 'throttle';
+    // A key the verifier has not cached yet, so the lookup really happens.
+    const fresh = await createFreshKey();
+    await expect503(await call(method, path, body, fresh));
+  });
+
+  it('answers 503 when DynamoDB accepts the connection but never answers', async () => {
+    proxy.decide = (_op, table) => (table === api.stack.tableNames.pets ? 'hang' : 'pass');
+    const started = performance.now();
+    await expect503(await call('GET', '/pets', undefined));
+    // 3 attempts × 1 s request timeout, plus back-off: well inside the 10 s function timeout.
+    expect(performance.now() - started).toBeLessThan(8_000);
+  });
+
+  it('writes nothing when a create fails', async () => {
+    const client = createDocumentClient({ endpoint: api.stack.dynamodbEndpoint });
+    const count = async () => (await client.send(new ScanCommand({ TableName: api.stack.tableNames.pets, Select: 'COUNT' }))).Count;
+    const before = await count();
+    proxy.decide = (op, table) => (op === 'PutItem' && table === api.stack.tableNames.pets ? 'server-error' : 'pass');
+    await expect503(await call('POST', '/pets', JSON.stringify({ name: 'Lost?', categoryId: 1 })));
+    expect(await count()).toBe(before);
+    client.destroy();
+  });
+});
+
+describe('an unreachable store', () => {
+  it('gives every operation a 503 Error within 3 s', async () => {
+    const closed = await startLocalApiOnClosedPort();
+    try {
+      for (const [, method, path, body] of operations) {
+        const started = performance.now();
+        const response = await fetch(`${closed.url}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${api.apiKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+          ...(body ? { body } : {}),
+        });
+        await expect503(response);
+        expect(performance.now() - started).toBeLessThan(3_000);
+      }
+    } finally {
+      await closed.close();
+      process.env[ENV.dynamodbEndpoint] = proxy.endpoint;
+    }
+  });
+});
+
+async function createFreshKey(): Promise<string> {
+  const { generateApiKey, newApiKeyRecord } = await import('../../lib/auth/api-keys.ts');
+  const { DynamoDbApiKeyStore } = await import('../../lib/store/dynamodb-api-key-store.ts');
+  const client = createDocumentClient({ endpoint: api.stack.dynamodbEndpoint });
+  const key = generateApiKey();
+  await new DynamoDbApiKeyStore(client, api.stack.tableNames.apiKeys).add(newApiKeyRecord(key, 'fault test'));
+  client.destroy();
+  return key;
+}
+
+/** A second local API whose store endpoint is a port nobody listens on. */
+async function startLocalApiOnClosedPort() {
+  const { createServer } = await import('node:net');
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  process.env[ENV.dynamodbEndpoint] = `http://127.0.0.1:${port}`;
+  return startLocalApi({ port: 0 });
+}

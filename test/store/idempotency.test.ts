@@ -1,0 +1,106 @@
+/** Idempotent creates against the test store: once, under races, half-way failures and expiry. */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureTables, localTableNames } from '../../infra/local/tables.ts';
+import { createDocumentClient } from '../../lib/store/dynamodb-client.ts';
+import { DynamoDbPetStore } from '../../lib/store/dynamodb-pet-store.ts';
+import { IdempotencyKeyReusedError } from '../../lib/store/errors.ts';
+import { hashNewPet, IDEMPOTENCY_TTL_SECONDS } from '../../lib/store/idempotency.ts';
+import { generatePetId } from '../../lib/store/ids.ts';
+import { type TestStore, testStore } from '../support/store-endpoint.ts';
+
+let store: TestStore;
+let client: DynamoDBDocumentClient;
+let pets: DynamoDbPetStore;
+let names: Record<string, string>;
+
+const petCount = async (): Promise<number> =>
+  (await client.send(new ScanCommand({ TableName: names.Pets, Select: 'COUNT' }))).Count ?? 0;
+
+beforeAll(async () => {
+  store = await testStore();
+  names = localTableNames(store.tablePrefix);
+  const admin = new DynamoDBClient({ endpoint: store.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  await ensureTables(admin, names);
+  admin.destroy();
+  client = createDocumentClient({ endpoint: store.endpoint });
+  pets = new DynamoDbPetStore(client, names.Pets as string, names.Idempotency as string);
+});
+
+afterAll(async () => {
+  client?.destroy();
+  await store?.close();
+});
+
+describe('idempotent create', () => {
+  it('creates once and returns the same pet to every retry', async () => {
+    const before = await petCount();
+    const first = await pets.create({ name: 'Rex', categoryId: 1, status: 'available' }, { idempotencyKey: 'k-retry' });
+    const again = await pets.create({ name: 'Rex', categoryId: 1, status: 'available' }, { idempotencyKey: 'k-retry' });
+    expect(first.replayed).toBe(false);
+    expect(again).toEqual({ pet: first.pet, replayed: true });
+    expect(await petCount()).toBe(before + 1);
+  });
+
+  it('creates once when 20 requests with the same key race', async () => {
+    const before = await petCount();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => pets.create({ name: 'Racer', categoryId: 2 }, { idempotencyKey: 'k-race' })),
+    );
+    expect(new Set(results.map((r) => r.pet.id)).size).toBe(1);
+    expect(results.every((r) => r.pet.name === 'Racer' && r.pet.status === undefined)).toBe(true);
+    expect(await petCount()).toBe(before + 1);
+  });
+
+  it('refuses the same key with a different pet, and keys are independent', async () => {
+    await pets.create({ name: 'One', categoryId: 1 }, { idempotencyKey: 'k-mismatch' });
+    await expect(pets.create({ name: 'Two', categoryId: 1 }, { idempotencyKey: 'k-mismatch' })).rejects.toBeInstanceOf(IdempotencyKeyReusedError);
+    await expect(pets.create({ name: 'One', categoryId: 1, status: 'sold' }, { idempotencyKey: 'k-mismatch' })).rejects.toBeInstanceOf(IdempotencyKeyReusedError);
+    const other = await pets.create({ name: 'Two', categoryId: 1 }, { idempotencyKey: 'k-other' });
+    expect(other.replayed).toBe(false);
+  });
+
+  it('finishes the create of a request that died after reserving its key', async () => {
+    const petId = generatePetId();
+    await client.send(
+      new PutCommand({
+        TableName: names.Idempotency,
+        Item: { recordKey: 'k-died', petId, bodyHash: hashNewPet({ name: 'Half', categoryId: 3 }), expiresAt: Math.floor(Date.now() / 1000) + 60 },
+      }),
+    );
+    const result = await pets.create({ name: 'Half', categoryId: 3 }, { idempotencyKey: 'k-died' });
+    expect(result.pet).toEqual({ id: petId, name: 'Half', categoryId: 3 });
+    expect(await pets.get(petId)).toEqual(result.pet);
+  });
+
+  it('moves the key to a fresh id when its reserved id went to an unrelated pet', async () => {
+    const { pet: unrelated } = await pets.create({ name: 'Unrelated', categoryId: 4 });
+    await client.send(
+      new PutCommand({
+        TableName: names.Idempotency,
+        Item: { recordKey: 'k-collide', petId: unrelated.id, bodyHash: hashNewPet({ name: 'Mine', categoryId: 4 }), expiresAt: Math.floor(Date.now() / 1000) + 60 },
+      }),
+    );
+    const result = await pets.create({ name: 'Mine', categoryId: 4 }, { idempotencyKey: 'k-collide' });
+    expect(result.pet.id).not.toBe(unrelated.id);
+    expect(result.pet.name).toBe('Mine');
+    expect(await pets.get(unrelated.id)).toEqual(unrelated);
+  });
+
+  it('treats a record past its expiry as absent, and stamps new records with a 24 h expiry', async () => {
+    await client.send(
+      new PutCommand({
+        TableName: names.Idempotency,
+        Item: { recordKey: 'k-old', petId: generatePetId(), bodyHash: 'other body', expiresAt: Math.floor(Date.now() / 1000) - 1 },
+      }),
+    );
+    const result = await pets.create({ name: 'New day', categoryId: 5 }, { idempotencyKey: 'k-old' });
+    expect(result.replayed).toBe(false);
+    const { Item } = await client.send(new GetCommand({ TableName: names.Idempotency, Key: { recordKey: 'k-old' } }));
+    expect(Item?.petId).toBe(result.pet.id);
+    const ttl = (Item?.expiresAt as number) - Date.now() / 1000;
+    expect(ttl).toBeGreaterThan(IDEMPOTENCY_TTL_SECONDS - 60);
+    expect(ttl).toBeLessThanOrEqual(IDEMPOTENCY_TTL_SECONDS);
+  });
+});
