@@ -1,0 +1,153 @@
+/**
+ * Bearer authentication (spec §5) end to end, on every operation: what is refused with 401, that
+ * the refusal says nothing about why a key is not usable, and what is accepted.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateApiKey, newApiKeyRecord } from '../../lib/auth/api-keys.ts';
+import { createDocumentClient } from '../../lib/store/dynamodb-client.ts';
+import { DynamoDbApiKeyStore } from '../../lib/store/dynamodb-api-key-store.ts';
+import { startTestApi, type TestApi } from '../support/local-api.ts';
+import { createPet, expectError, expectJson, expectPet, type Pet, silenceLogs, walkPages } from './helpers.ts';
+
+let api: TestApi;
+let restoreLogs: () => void = () => undefined;
+let client: ReturnType<typeof createDocumentClient> | undefined;
+let pet: Pet;
+/** Keys that exist in the ApiKeys table but must not work; none is ever used before it is set up. */
+const revokedKey = generateApiKey();
+const expiredKey = generateApiKey();
+/** A key that expires in the future: usable. */
+const futureKey = generateApiKey();
+
+const DAY_MS = 86_400_000;
+
+beforeAll(async () => {
+  restoreLogs = silenceLogs();
+  api = await startTestApi();
+  client = createDocumentClient({ endpoint: api.stack.dynamodbEndpoint });
+  const keys = new DynamoDbApiKeyStore(client, api.stack.tableNames.apiKeys);
+  const now = Date.now();
+  await keys.add(newApiKeyRecord(expiredKey, 'expired', { now: new Date(now - 2 * DAY_MS), expiresAt: new Date(now - DAY_MS) }));
+  const revoked = newApiKeyRecord(revokedKey, 'revoked');
+  await keys.add(revoked);
+  // Revoked before its first use: the verifier's per-process cache never saw it usable.
+  expect((await keys.revoke(revoked.keyId))?.revokedAt).toBeTruthy();
+  await keys.add(newApiKeyRecord(futureKey, 'future', { expiresAt: new Date(now + DAY_MS) }));
+  pet = await createPet(api, { name: 'Guarded', categoryId: 1, status: 'available' });
+});
+
+afterAll(async () => {
+  try {
+    client?.destroy();
+    await api?.close();
+  } finally {
+    restoreLogs();
+  }
+});
+
+type Operation = 'listPets' | 'createPet' | 'getPet';
+const OPERATIONS: readonly Operation[] = ['listPets', 'createPet', 'getPet'];
+
+/** Calls an operation with a valid request, and `authorization` exactly as given (null: none). */
+function call(operation: Operation, authorization: string | null): Promise<Response> {
+  const headers = new Headers();
+  if (authorization !== null) headers.set('authorization', authorization);
+  switch (operation) {
+    case 'listPets':
+      return api.request('/pets', { headers, auth: null });
+    case 'createPet':
+      headers.set('content-type', 'application/json');
+      return api.request('/pets', { method: 'POST', headers, auth: null, body: JSON.stringify({ name: 'Intruder', categoryId: 1 }) });
+    case 'getPet':
+      return api.request(`/pets/${pet.id}`, { headers, auth: null });
+  }
+}
+
+async function expectUnauthorized(res: Response): Promise<{ body: string; challenge: string }> {
+  const challenge = res.headers.get('www-authenticate');
+  const clone = res.clone();
+  await expectError(res, 401, 'unauthorized', [/Authorization: Bearer|API key/]);
+  expect(challenge, 'WWW-Authenticate header').toBeTruthy();
+  expect(challenge as string).toMatch(/^Bearer(?:\s|$)/);
+  return { body: await clone.text(), challenge: challenge as string };
+}
+
+const refused: ReadonlyArray<[string, () => string | null]> = [
+  ['no Authorization header', () => null],
+  ['the Basic scheme', () => 'Basic xyz'],
+  ['Basic with credentials', () => `Basic ${Buffer.from('user:pass').toString('base64')}`],
+  ['the Token scheme with the real key', () => `Token ${api.apiKey}`],
+  ['the bare key without a scheme', () => api.apiKey],
+  ['an empty bearer token ("Bearer ")', () => 'Bearer '],
+  ['the scheme alone ("Bearer")', () => 'Bearer'],
+  ['an unknown well-formed key', () => `Bearer ${generateApiKey()}`],
+  ['a garbage token', () => 'Bearer not-a-key'],
+  ['the key with a character changed', () => `Bearer ${api.apiKey.slice(0, -1)}${api.apiKey.endsWith('A') ? 'B' : 'A'}`],
+  ['the key truncated', () => `Bearer ${api.apiKey.slice(0, -1)}`],
+  ['the key followed by another word', () => `Bearer ${api.apiKey} extra`],
+  ['a revoked key', () => `Bearer ${revokedKey}`],
+  ['an expired key', () => `Bearer ${expiredKey}`],
+  ['an expired key with a lowercase scheme', () => `bearer ${expiredKey}`],
+];
+
+describe.each(OPERATIONS)('%s refuses with 401 unauthorized and a Bearer challenge', (operation) => {
+  it.each(refused)('%s', async (_, authorization) => {
+    await expectUnauthorized(await call(operation, authorization()));
+  });
+});
+
+describe('no oracle', () => {
+  it.each(OPERATIONS)('%s: unknown, revoked and expired keys get the identical 401', async (operation) => {
+    const unknown = await expectUnauthorized(await call(operation, `Bearer ${generateApiKey()}`));
+    const revoked = await expectUnauthorized(await call(operation, `Bearer ${revokedKey}`));
+    const expired = await expectUnauthorized(await call(operation, `Bearer ${expiredKey}`));
+    expect(revoked).toEqual(unknown);
+    expect(expired).toEqual(unknown);
+    // And the message does not say which of the three it was.
+    const { message } = JSON.parse(unknown.body) as { message: string };
+    expect(message).not.toMatch(/\b(?:has been revoked|has expired|does not exist|not found)\b/i);
+  });
+});
+
+describe('never succeeds without a usable key', () => {
+  it('stores nothing when createPet is refused', async () => {
+    for (const authorization of [null, `Bearer ${generateApiKey()}`, `Bearer ${revokedKey}`, `Bearer ${expiredKey}`]) {
+      await expectUnauthorized(await call('createPet', authorization));
+    }
+    const { pets } = await walkPages(api, '/pets?limit=100');
+    expect(pets.map((p) => p.name)).not.toContain('Intruder');
+  });
+
+  it('answers 401, not a validation error, to an unauthenticated request with bad input', async () => {
+    await expectUnauthorized(await api.request('/pets?limit=abc', { auth: null }));
+    await expectUnauthorized(await api.request('/pets/abc', { auth: null }));
+    await expectUnauthorized(await api.request('/pets/1', { auth: generateApiKey() }));
+    await expectUnauthorized(
+      await api.request('/pets', { method: 'POST', auth: null, headers: { 'content-type': 'text/plain' }, body: 'nope' }),
+    );
+  });
+});
+
+describe('accepted credentials', () => {
+  it.each([
+    ['Bearer', (key: string) => `Bearer ${key}`],
+    ['bearer', (key: string) => `bearer ${key}`],
+    ['BEARER', (key: string) => `BEARER ${key}`],
+    ['bEaReR', (key: string) => `bEaReR ${key}`],
+  ])('the scheme word %s works on every operation', async (_, authorization) => {
+    const list = await call('listPets', authorization(api.apiKey));
+    expect(Array.isArray(await expectJson(list, 200))).toBe(true);
+    const created = await call('createPet', authorization(api.apiKey));
+    expectPet(await expectJson(created, 201));
+    const read = await call('getPet', authorization(api.apiKey));
+    expect(await expectJson(read, 200)).toEqual(pet);
+  });
+
+  it('a key whose expiry is still in the future works', async () => {
+    expect(await expectJson(await call('getPet', `Bearer ${futureKey}`), 200)).toEqual(pet);
+  });
+
+  it('the helper\'s other-token option is refused too', async () => {
+    await expectUnauthorized(await api.request('/pets', { auth: 'other' }));
+  });
+});

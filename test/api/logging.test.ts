@@ -1,0 +1,165 @@
+/**
+ * The service's log output under real traffic: JSON lines, each with a request id, one access line
+ * per request, and never the API key or an Authorization value, whatever the request carried.
+ * The handlers run in this process, so `setLogSink` sees every line they write.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateApiKey } from '../../lib/auth/api-keys.ts';
+import { ENV } from '../../lib/config.ts';
+import { setLogSink } from '../../lib/http/log.ts';
+import { startTestApi, type TestApi } from '../support/local-api.ts';
+import { closedPort, createPet, expectRequestId, origin, postJson, withEnv } from './helpers.ts';
+
+let api: TestApi;
+let previousSink: ReturnType<typeof setLogSink> | undefined;
+let previousLevel: string | undefined;
+const lines: string[] = [];
+
+/** Every response of the traffic below that a handler answered, with the status it had. */
+const handled: Array<{ requestId: string; status: number; label: string }> = [];
+/** Every Authorization value sent, and every secret-looking token. */
+const authorizationValues = new Set<string>();
+const secrets = new Set<string>();
+
+beforeAll(async () => {
+  previousLevel = process.env.LOG_LEVEL;
+  process.env.LOG_LEVEL = 'info';
+  previousSink = setLogSink((line) => lines.push(line));
+  api = await startTestApi();
+  secrets.add(api.apiKey);
+  const pet = await createPet(api, { name: 'Logged', categoryId: 1, status: 'available' });
+
+  const key = api.apiKey;
+  const otherKey = generateApiKey();
+  secrets.add(otherKey);
+  const send = async (label: string, path: string, init: RequestInit & { auth?: string | null } = {}, viaHandler = true) => {
+    const headers = new Headers(init.headers);
+    if (init.auth !== null && !headers.has('authorization')) headers.set('authorization', `Bearer ${init.auth ?? key}`);
+    const value = headers.get('authorization');
+    if (value !== null) authorizationValues.add(value);
+    const res = await api.request(path, { ...init, headers, auth: null });
+    const requestId = expectRequestId(res);
+    await res.body?.cancel();
+    if (viaHandler) handled.push({ requestId, status: res.status, label });
+    return res;
+  };
+
+  // Successes.
+  await send('list', '/pets');
+  await send('list filtered', '/pets?status=available&limit=1');
+  await send('get', `/pets/${pet.id}`);
+  await send('create', '/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'A', categoryId: 1 }) });
+  await send('lowercase scheme', '/pets', { headers: { authorization: `bearer ${key}` } });
+  await send('uppercase scheme', '/pets', { headers: { authorization: `BEARER ${key}` } });
+  // Client errors, with the key in the Authorization header.
+  await send('400 body', '/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":' });
+  await send('400 query', '/pets?limit=0');
+  await send('400 cursor', '/pets?cursor=garbage');
+  await send('400 path', '/pets/abc');
+  await send('404 pet', '/pets/1');
+  await send('413', '/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: ' '.repeat(70_000) });
+  await send('415', '/pets', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' });
+  // The key where it does not belong: in the query and in the body (the client's mistake; still never logged).
+  await send('key in query', `/pets?${encodeURIComponent(key)}=1`);
+  await send('key in query value', `/pets?stauts=${encodeURIComponent(key)}`);
+  await send('key as body field', '/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'B', categoryId: 1, [key]: key }) });
+  await send('key as name', '/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: key, categoryId: 1 }) });
+  // Authentication failures.
+  await send('401 other key', '/pets', { auth: otherKey });
+  await send('401 garbage', '/pets', { auth: 'garbage-token-value' });
+  await send('401 basic', '/pets', { headers: { authorization: `Basic ${Buffer.from(`user:${key}`).toString('base64')}` } });
+  await send('401 token scheme', '/pets', { headers: { authorization: `Token ${key}` } });
+  await send('401 none', '/pets', { auth: null });
+  // Routing answers (the gateway's, not a handler's), with the key.
+  await send('404 route', '/nope', {}, false);
+  await send('405 route', '/pets', { method: 'DELETE' }, false);
+  // Server-side failures, logged with their details: 500 (a bug) and 503 (store unreachable).
+  await withEnv({ [ENV.petsTable]: 'NoSuchTable' }, () => send('500', '/pets'));
+  const port = await closedPort();
+  await withEnv({ [ENV.dynamodbEndpoint]: `http://127.0.0.1:${port}` }, () => send('503', `/pets/${pet.id}`));
+  await postJson(api, { name: 'Last', categoryId: 1 }).then((r) => r.body?.cancel());
+  expect(origin(api)).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+});
+
+afterAll(async () => {
+  try {
+    await api?.close();
+  } finally {
+    if (previousSink) setLogSink(previousSink);
+    if (previousLevel === undefined) delete process.env.LOG_LEVEL;
+    else process.env.LOG_LEVEL = previousLevel;
+  }
+});
+
+const parsed = (): Array<Record<string, unknown>> => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+
+describe('log output', () => {
+  it('the traffic was answered as intended (so the checks below mean something)', () => {
+    const status = Object.fromEntries(handled.map((h) => [h.label, h.status]));
+    expect(status).toMatchObject({
+      list: 200,
+      get: 200,
+      create: 201,
+      'lowercase scheme': 200,
+      '400 body': 400,
+      '404 pet': 404,
+      '413': 413,
+      '415': 415,
+      'key in query': 400,
+      'key as body field': 400,
+      'key as name': 201,
+      '401 other key': 401,
+      '401 basic': 401,
+      '500': 500,
+      '503': 503,
+    });
+  });
+
+  it('writes lines', () => {
+    expect(lines.length).toBeGreaterThanOrEqual(handled.length);
+  });
+
+  it('every line is one JSON object with a non-empty requestId', () => {
+    for (const line of lines) {
+      expect(line).not.toContain('\n');
+      let record: unknown;
+      expect(() => (record = JSON.parse(line)), line).not.toThrow();
+      expect(record).toBeTypeOf('object');
+      const requestId = (record as { requestId?: unknown }).requestId;
+      expect(typeof requestId, line).toBe('string');
+      expect((requestId as string).length, line).toBeGreaterThan(0);
+    }
+  });
+
+  it('has an access line for every handled request, under its X-Request-Id, with its status', () => {
+    const records = parsed();
+    for (const { requestId, status, label } of handled) {
+      const access = records.filter((r) => r.requestId === requestId && r.message === 'request');
+      expect(access, label).toHaveLength(1);
+      expect(access[0]?.status, label).toBe(status);
+    }
+  });
+
+  it('logs the 500 at error level and the 503 as a warning or error, under their request ids', () => {
+    const records = parsed();
+    const detail = (label: string) => {
+      const { requestId } = handled.find((h) => h.label === label) as { requestId: string };
+      return records.filter((r) => r.requestId === requestId && r.message !== 'request');
+    };
+    expect(detail('500').map((r) => r.level)).toContain('error');
+    expect(detail('503').some((r) => r.level === 'warn' || r.level === 'error')).toBe(true);
+  });
+
+  it('never contains the API key, "Bearer <key>" or any Authorization value sent', () => {
+    expect(authorizationValues.size).toBeGreaterThan(5);
+    for (const line of lines) {
+      for (const secret of secrets) {
+        expect(line).not.toContain(secret);
+        expect(line).not.toContain(encodeURIComponent(secret));
+        expect(line.toLowerCase()).not.toContain(`bearer ${secret}`.toLowerCase());
+      }
+      for (const value of authorizationValues) expect(line).not.toContain(value);
+      expect(line).not.toMatch(/psk_[A-Za-z0-9_-]{32}/);
+    }
+  });
+});

@@ -1,0 +1,233 @@
+/**
+ * What the gateway answers itself (unknown path 404, wrong method 405, both before authentication),
+ * the Error shape and headers of every kind of answer, the server-side failures (500, 503), and the
+ * fidelity of the local API to API Gateway (request ids, bytes that are not UTF-8).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateApiKey } from '../../lib/auth/api-keys.ts';
+import { ENV } from '../../lib/config.ts';
+import { startTestApi, type TestApi } from '../support/local-api.ts';
+import {
+  closedPort,
+  createPet,
+  expectError,
+  expectJson,
+  expectJsonContentType,
+  expectRequestId,
+  origin,
+  type Pet,
+  postJson,
+  silenceLogs,
+  withEnv,
+} from './helpers.ts';
+
+let api: TestApi;
+let restoreLogs: () => void = () => undefined;
+let pet: Pet;
+
+beforeAll(async () => {
+  restoreLogs = silenceLogs();
+  api = await startTestApi();
+  pet = await createPet(api, { name: 'Router', categoryId: 1, status: 'available' });
+});
+
+afterAll(async () => {
+  try {
+    await api?.close();
+  } finally {
+    restoreLogs();
+  }
+});
+
+/** The three ways of (not) authenticating that must not change a routing answer. */
+const CREDENTIALS: ReadonlyArray<[string, () => string | null | undefined]> = [
+  ['no key', () => null],
+  ['an unknown key', () => generateApiKey()],
+  ['the valid key', () => undefined],
+];
+
+/** fetch on an absolute path of the server (not relative to /v1). */
+function fetchAt(path: string, init: RequestInit & { auth?: string | null } = {}): Promise<Response> {
+  const { auth, ...rest } = init;
+  const headers = new Headers(rest.headers);
+  if (auth !== null) headers.set('authorization', `Bearer ${auth ?? api.apiKey}`);
+  return fetch(`${origin(api)}${path}`, { ...rest, headers });
+}
+
+const allowOf = (res: Response): string[] =>
+  (res.headers.get('allow') ?? '')
+    .split(',')
+    .map((m) => m.trim())
+    .filter(Boolean)
+    .sort();
+
+describe('unknown paths → 404 not_found, before authentication', () => {
+  const paths = ['/v1/nope', '/v1/pets/1/toys', '/pets', '/pets/1', '/v2/pets', '/v1', '/', '/v1/store/orders', '/v1/pet', '/v1/PETS'];
+
+  describe.each(CREDENTIALS)('with %s', (_, auth) => {
+    it.each(paths)('GET %s', async (path) => {
+      await expectError(await fetchAt(path, { auth: auth() }), 404, 'not_found');
+    });
+  });
+
+  it.each(['POST', 'DELETE', 'PUT'])('%s on an unknown path is 404, not 405', async (method) => {
+    await expectError(await fetchAt('/v1/nope', { method, auth: null }), 404, 'not_found');
+  });
+
+  it('carries no WWW-Authenticate challenge and no Allow header', async () => {
+    const res = await fetchAt('/v1/nope', { auth: null });
+    expect(res.headers.get('www-authenticate')).toBeNull();
+    expect(res.headers.get('allow')).toBeNull();
+    await expectError(res, 404, 'not_found', ['/v1/pets']);
+  });
+});
+
+describe('known paths with another method → 405 method_not_allowed with Allow, before authentication', () => {
+  const cases: ReadonlyArray<[string, string, string[]]> = [
+    ['DELETE', '/v1/pets', ['GET', 'POST']],
+    ['PUT', '/v1/pets', ['GET', 'POST']],
+    ['PATCH', '/v1/pets', ['GET', 'POST']],
+    ['POST', `/v1/pets/1`, ['GET']],
+    ['PUT', '/v1/pets/1', ['GET']],
+    ['PATCH', '/v1/pets/1', ['GET']],
+    ['DELETE', '/v1/pets/1', ['GET']],
+  ];
+
+  describe.each(CREDENTIALS)('with %s', (_, auth) => {
+    it.each(cases)('%s %s', async (method, path, allow) => {
+      const res = await fetchAt(path, { method, auth: auth() });
+      expect(allowOf(res)).toEqual(allow);
+      expect(res.headers.get('www-authenticate')).toBeNull();
+      await expectError(res, 405, 'method_not_allowed', [method, ...allow]);
+    });
+  });
+
+  it('uses the exact Allow values GET, POST and GET', async () => {
+    const list = await fetchAt('/v1/pets', { method: 'DELETE', auth: null });
+    expect(list.headers.get('allow')).toBe('GET, POST');
+    await list.body?.cancel();
+    const one = await fetchAt(`/v1/pets/${pet.id}`, { method: 'PUT', auth: null });
+    expect(one.headers.get('allow')).toBe('GET');
+    await one.body?.cancel();
+  });
+
+  it('applies to an existing pet and to a malformed petId alike', async () => {
+    for (const id of [String(pet.id), 'abc']) {
+      const res = await fetchAt(`/v1/pets/${id}`, { method: 'DELETE', auth: null });
+      expect(allowOf(res)).toEqual(['GET']);
+      await expectError(res, 405, 'method_not_allowed');
+    }
+    // And the pet is still there.
+    expect(await expectJson(await api.request(`/pets/${pet.id}`), 200)).toEqual(pet);
+  });
+
+  it.each([
+    ['/v1/pets', ['GET', 'POST']],
+    ['/v1/pets/1', ['GET']],
+  ])('HEAD %s → 405 with Allow (a HEAD answer has no body)', async (path, allow) => {
+    const res = await fetchAt(path, { method: 'HEAD', auth: null });
+    expect(res.status).toBe(405);
+    expect(allowOf(res)).toEqual(allow);
+    expectRequestId(res);
+    expect(await res.text()).toBe('');
+  });
+});
+
+describe('every response is stamped', () => {
+  it('carries X-Request-Id and application/json on success and on every kind of error', async () => {
+    const responses: Array<[string, Promise<Response>]> = [
+      ['200 list', api.request('/pets')],
+      ['200 get', api.request(`/pets/${pet.id}`)],
+      ['201 create', postJson(api, { name: 'Stamp', categoryId: 1 })],
+      ['400 body', postJson(api, { name: '' })],
+      ['400 query', api.request('/pets?limit=0')],
+      ['400 path', api.request('/pets/abc')],
+      ['401', api.request('/pets', { auth: null })],
+      ['404 pet', api.request('/pets/1')],
+      ['404 route', fetchAt('/v1/nope', { auth: null })],
+      ['405 route', fetchAt('/v1/pets', { method: 'DELETE', auth: null })],
+      ['413', api.request('/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: ' '.repeat(70_000) })],
+      ['415', api.request('/pets', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' })],
+    ];
+    for (const [label, pending] of responses) {
+      const res = await pending;
+      expect(res.headers.get('x-request-id'), `X-Request-Id on ${label}`).toBeTruthy();
+      expectJsonContentType(res);
+      const text = await res.text();
+      if (res.status >= 400) {
+        const body = JSON.parse(text) as Record<string, unknown>;
+        expect(Object.keys(body).sort(), label).toEqual(['code', 'message', 'status']);
+        expect(body.status, label).toBe(res.status);
+      }
+    }
+  });
+});
+
+describe('server-side failures', () => {
+  it('answers 503 service_unavailable with Retry-After when the store cannot be reached, and recovers', async () => {
+    const port = await closedPort();
+    await withEnv({ [ENV.dynamodbEndpoint]: `http://127.0.0.1:${port}` }, async () => {
+      for (const res of [
+        await api.request('/pets'),
+        await postJson(api, { name: 'Lost', categoryId: 1 }),
+        await api.request(`/pets/${pet.id}`),
+      ]) {
+        const retryAfter = res.headers.get('retry-after');
+        if (res.url.includes(`/pets/${pet.id}`)) expect(res.headers.get('deprecation')).toBe('@1767225600');
+        const body = await expectError(res, 503, 'service_unavailable', [/retry/i]);
+        expect(Number(retryAfter)).toBeGreaterThan(0);
+        expect(body.message).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|dynamo/i);
+      }
+    });
+    // Same handlers, store back: the service answers again, and nothing was written meanwhile.
+    const all = await expectJson<Pet[]>(await api.request('/pets?limit=100'), 200);
+    expect(all.map((p) => p.name)).not.toContain('Lost');
+  });
+
+  it('answers 500 internal_error revealing nothing when a handler fails unexpectedly', async () => {
+    // A misconfigured table name: the store answers ResourceNotFoundException, which is a bug, not an outage.
+    await withEnv({ [ENV.petsTable]: 'NoSuchTable' }, async () => {
+      for (const res of [await api.request('/pets'), await postJson(api, { name: 'Bug', categoryId: 1 }), await api.request(`/pets/${pet.id}`)]) {
+        const body = await expectError(res, 500, 'internal_error');
+        expect(body.message).not.toMatch(/NoSuchTable|ResourceNotFound|dynamo|table/i);
+      }
+    });
+    expect(await expectJson(await api.request(`/pets/${pet.id}`), 200)).toEqual(pet);
+  });
+});
+
+describe('local API fidelity', () => {
+  it('gives every request its own X-Request-Id', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      for (const res of [
+        await api.request('/pets?limit=1'),
+        await api.request(`/pets/${pet.id}`),
+        await api.request('/pets/1'),
+        await api.request('/pets', { auth: null }),
+        await fetchAt('/v1/nope'),
+        await fetchAt('/v1/pets', { method: 'DELETE' }),
+      ]) {
+        ids.push(expectRequestId(res));
+        await res.body?.cancel();
+      }
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('answers a JSON body that is not UTF-8 with 400, not 5xx', async () => {
+    const prefix = Buffer.from('{"name":"R');
+    const suffix = Buffer.from('x","categoryId":1}');
+    for (const bad of [[0xff], [0xc3, 0x28], [0xe2, 0x82], [0xed, 0xa0, 0x80]]) {
+      const body = new Uint8Array(Buffer.concat([prefix, Buffer.from(bad), suffix]));
+      const res = await api.request('/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      await expectError(res, 400, 'validation_failed', [/UTF-8/i]);
+    }
+  });
+
+  it('accepts a UTF-8 body with multi-byte characters', async () => {
+    const body = new TextEncoder().encode(JSON.stringify({ name: 'Ünïcødé 🐾', categoryId: 1 }));
+    const res = await api.request('/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect((await expectJson<Pet>(res, 201)).name).toBe('Ünïcødé 🐾');
+  });
+});
