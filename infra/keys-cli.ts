@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { type ApiKeyRecord, generateApiKey, newApiKeyRecord, parseDuration } from '../lib/auth/api-keys.ts';
 import { createDocumentClient } from '../lib/store/dynamodb-client.ts';
 import { DynamoDbApiKeyStore } from '../lib/store/dynamodb-api-key-store.ts';
+import { isStageName, OUTPUT_IDS, STAGE_NAMES, stackName } from './stages.ts';
 import { DEFAULT_DATA_DIR, IN_MEMORY, SERVER_INFO_FILE, openLocalStore } from './local/local-stack.ts';
 
 const USAGE = `Usage: npm run keys -- <create --label NAME [--expires-in 30d] | list | revoke KEY_ID>
@@ -88,7 +89,8 @@ export class UsageError extends Error {}
 async function openTarget(values: { stage?: string; table?: string; endpoint?: string; region?: string; 'data-dir'?: string }): Promise<Target> {
   if (values.region) process.env.AWS_REGION = values.region;
   if (values.stage) {
-    const tableName = await stackOutput(`PetStore-${values.stage}`, 'ApiKeysTableName');
+    if (!isStageName(values.stage)) throw new UsageError(`Unknown stage "${values.stage}": use ${STAGE_NAMES.join(' or ')}.`);
+    const tableName = await stackOutput(stackName(values.stage), OUTPUT_IDS.apiKeysTableName);
     return remote(tableName, undefined, `stage ${values.stage} (${tableName})`);
   }
   if (values.table) {

@@ -10,13 +10,17 @@ import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { HttpError } from '../../lib/http/errors.ts';
 import { errorResult } from '../../lib/http/response.ts';
-import { notFoundError, methodNotAllowedError } from '../../lib/http/gateway-errors.ts';
+import {
+  GATEWAY_MAX_BODY_BYTES,
+  GATEWAY_TOO_LARGE_MESSAGE,
+  methodNotAllowedError,
+  notFoundError,
+} from '../../lib/http/gateway-errors.ts';
 import { API_BASE_PATH, matchResource, routes, type Route } from '../../lib/routes.ts';
+import { openApiDocumentResponse } from '../../lib/openapi/serve.ts';
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
-/** API Gateway refuses payloads over 10 MB before any function runs. */
-const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
 /** The deployed functions' timeout (infra), so middy's early-timeout logic behaves the same. */
 const FUNCTION_TIMEOUT_MS = 10_000;
 export const LOCAL_STAGE = 'local';
@@ -70,8 +74,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, handlers: Recor
   const method = (req.method ?? 'GET').toUpperCase();
   const body = await readBody(req, GATEWAY_MAX_BODY_BYTES);
   if (body === 'too large') {
-    return send(res, gatewayError(new HttpError('payload_too_large', `Request body exceeds the gateway limit of ${GATEWAY_MAX_BODY_BYTES} bytes.`), requestId));
+    return send(res, gatewayError(new HttpError('payload_too_large', GATEWAY_TOO_LARGE_MESSAGE), requestId));
   }
+
+  // Public documentation, before the route table and without authentication: GET /v1/openapi.json.
+  const documentation = openApiDocumentResponse(method, path, requestId);
+  if (documentation) return send(res, documentation);
 
   const match = path === API_BASE_PATH || path.startsWith(`${API_BASE_PATH}/`) ? matchResource(path.slice(API_BASE_PATH.length)) : undefined;
   if (!match) return send(res, gatewayError(notFoundError(), requestId));

@@ -4,7 +4,7 @@
  * -1, abc, 0x10, the empty string) as a string, which the integer schema then rejects.
  */
 import * as z from 'zod/mini';
-import { LIST_LIMIT, MAX_PET_ID, PetStatus } from './pet.ts';
+import { INT64, LIST_LIMIT, MAX_PET_ID, PetStatus } from './pet.ts';
 
 const limitMessage = `must be an integer from ${LIST_LIMIT.min} to ${LIST_LIMIT.max}`;
 
@@ -33,6 +33,7 @@ export const PetIdPath = z.strictObject({
   petId: z.int({ error: petIdMessage }).check(
     z.minimum(1, { error: petIdMessage }),
     z.maximum(MAX_PET_ID, { error: petIdMessage }),
+    z.meta(INT64),
   ),
 });
 

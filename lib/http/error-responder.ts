@@ -15,7 +15,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { DependencyUnavailableError, IdempotencyKeyReusedError } from '../store/errors.ts';
-import { HttpError } from './errors.ts';
+import { HttpError, INTERNAL_ERROR_MESSAGE } from './errors.ts';
 import { describeError, log } from './log.ts';
 import { type ApiResult, errorResult } from './response.ts';
 
@@ -34,10 +34,7 @@ export function toHttpError(error: unknown): HttpError {
       { 'Retry-After': String(error instanceof DependencyUnavailableError ? error.retryAfterSeconds : 1) },
     );
   }
-  return new HttpError(
-    'internal_error',
-    'An unexpected error occurred. It has been logged; quote the request id if you report it.',
-  );
+  return new HttpError('internal_error', INTERNAL_ERROR_MESSAGE);
 }
 
 /** middy's early-timeout error: the function is about to time out waiting on its dependencies. */

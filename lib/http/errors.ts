@@ -8,6 +8,8 @@ export const ERROR_CODES = {
   validation_failed: 400,
   invalid_cursor: 400,
   unauthorized: 401,
+  /** Only from the gateway: a request its own checks refuse (e.g. a WAF rule). */
+  forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
   payload_too_large: 413,
@@ -16,7 +18,12 @@ export const ERROR_CODES = {
   too_many_requests: 429,
   internal_error: 500,
   service_unavailable: 503,
+  /** Only from the gateway: the function did not answer within the integration timeout. */
+  gateway_timeout: 504,
 } as const;
+
+/** The message of every 500, from a function or the gateway: it reveals nothing of the cause. */
+export const INTERNAL_ERROR_MESSAGE = 'An unexpected error occurred. It has been logged; quote the request id if you report it.';
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 

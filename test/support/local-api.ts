@@ -4,6 +4,7 @@
  */
 import { generateApiKey } from '../../lib/auth/api-keys.ts';
 import { type LocalStack, startLocalStack } from '../../infra/local/local-stack.ts';
+import { contract } from './contract.ts';
 import { testStore } from './store-endpoint.ts';
 
 export interface TestApi {
@@ -11,7 +12,10 @@ export interface TestApi {
   readonly url: string;
   readonly apiKey: string;
   readonly stack: LocalStack;
-  /** fetch with the API key, relative to the base URL (`/pets`). */
+  /**
+   * fetch with the API key, relative to the base URL (`/pets`). Every response is checked against
+   * the OpenAPI document first (see contract.ts): one that does not match throws an AssertionError.
+   */
   request(path: string, init?: RequestInit & { auth?: string | null }): Promise<Response>;
   close(): Promise<void>;
 }
@@ -30,11 +34,14 @@ export async function startTestApi(): Promise<TestApi> {
     url: stack.url,
     apiKey,
     stack,
-    request: (path, init = {}) => {
+    request: async (path, init = {}) => {
       const { auth, ...rest } = init;
       const headers = new Headers(rest.headers);
       if (auth !== null && !headers.has('authorization')) headers.set('authorization', `Bearer ${auth ?? apiKey}`);
-      return fetch(`${stack.url}${path}`, { ...rest, headers });
+      const url = `${stack.url}${path}`;
+      const response = await fetch(url, { ...rest, headers });
+      await contract().assertConforms(rest.method ?? 'GET', url, response);
+      return response;
     },
     close: async () => {
       await stack.close();

@@ -1,0 +1,120 @@
+/**
+ * The zod schemas the OpenAPI document is generated from, turned into JSON Schema (draft 2020-12,
+ * the dialect of OpenAPI 3.1) by zod itself. The domain schemas (lib/domain) are used as they are;
+ * the only schema defined here is the Error body, which the HTTP layer describes as a TypeScript
+ * interface (lib/http/errors.ts) and which is checked below to stay the same type.
+ */
+import * as z from 'zod/mini';
+import { NewPet, Pet, Pets, PetStatus } from '../domain/pet.ts';
+import { ListPetsQuery, PetIdPath } from '../domain/requests.ts';
+import { ERROR_CODES, type ErrorBody as ErrorBodyType, type ErrorCode as ErrorCodeType } from '../http/errors.ts';
+
+export const ERROR_CODE_VALUES = Object.keys(ERROR_CODES) as [ErrorCodeType, ...ErrorCodeType[]];
+
+export const ErrorCode = z.enum(ERROR_CODE_VALUES);
+
+/** The Error body of the spec (§2.5) with the service's codes. */
+export const ErrorBody = z.strictObject({
+  code: ErrorCode,
+  message: z.string(),
+  status: z.int().check(z.minimum(400), z.maximum(599)),
+});
+
+// Compile-time guard: the schema and lib/http/errors.ts's ErrorBody interface describe one type.
+type MutuallyAssignable<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const errorBodyMatchesInterface: MutuallyAssignable<z.infer<typeof ErrorBody>, ErrorBodyType> = true;
+void errorBodyMatchesInterface;
+
+/** A JSON Schema object, as zod emits it and OpenAPI 3.1 embeds it. */
+export type JsonSchema = { [keyword: string]: unknown };
+
+export interface ComponentDescription {
+  readonly description: string;
+}
+
+/**
+ * Named components, in document order, with the prose the schemas cannot carry. `io` says which
+ * side of a schema is documented: what a client sends (`input`) or what the service returns
+ * (`output`); they differ once a schema has a default or a transform.
+ */
+const COMPONENTS = [
+  { id: 'PetStatus', schema: PetStatus, io: 'output', description: 'Availability status of an animal.' },
+  { id: 'Pet', schema: Pet, io: 'output', description: 'An animal, as returned. `status` is absent when it was not given on creation.' },
+  { id: 'NewPet', schema: NewPet, io: 'input', description: 'An animal, as sent on creation. The service assigns `id`; sending it is an error.' },
+  { id: 'Pets', schema: Pets, io: 'output', description: 'A page of animals: the body of `listPets`.' },
+  { id: 'ErrorCode', schema: ErrorCode, io: 'output', description: 'Machine-readable error code.' },
+  { id: 'Error', schema: ErrorBody, io: 'output', description: 'Every error answer: `status` repeats the HTTP status code of the response.' },
+] as const;
+
+/** Request parameter objects, converted for their properties only (one parameter each). */
+const PARAMETER_SCHEMAS = [
+  { id: 'ListPetsQuery', schema: ListPetsQuery },
+  { id: 'PetIdPath', schema: PetIdPath },
+] as const;
+
+export type ComponentId = (typeof COMPONENTS)[number]['id'];
+export type ParameterSchemaId = (typeof PARAMETER_SCHEMAS)[number]['id'];
+
+export const componentRef = (id: ComponentId): JsonSchema => ({ $ref: `#/components/schemas/${id}` });
+
+export interface GeneratedSchemas {
+  readonly components: Record<ComponentId, JsonSchema>;
+  /** Per parameter object: the JSON Schema of each property, and which properties are required. */
+  readonly parameters: Record<ParameterSchemaId, { properties: Record<string, JsonSchema>; required: string[] }>;
+}
+
+/**
+ * Converts the schemas with `z.toJSONSchema`, one pass per side (input and output). A schema that
+ * is a component anywhere becomes a `$ref` to it everywhere. Zod's `$schema` and `$id` are dropped:
+ * inside an OpenAPI 3.1 document the dialect is the document's and the location is the component's.
+ */
+export function generateSchemas(): GeneratedSchemas {
+  const output = convert(COMPONENTS.filter((c) => c.io === 'output'), [], 'output');
+  const input = convert(COMPONENTS.filter((c) => c.io === 'input'), PARAMETER_SCHEMAS, 'input');
+
+  const components = {} as Record<ComponentId, JsonSchema>;
+  for (const { id, description } of COMPONENTS) {
+    const schema = output[id] ?? input[id];
+    if (!schema) throw new Error(`zod produced no JSON Schema for component ${id}`);
+    components[id] = { description, ...schema };
+  }
+
+  const parameters = {} as GeneratedSchemas['parameters'];
+  for (const { id } of PARAMETER_SCHEMAS) {
+    const schema = input[id];
+    if (schema?.type !== 'object' || typeof schema.properties !== 'object' || schema.properties === null) {
+      throw new Error(`${id} must be a zod object schema`);
+    }
+    parameters[id] = {
+      properties: schema.properties as Record<string, JsonSchema>,
+      required: Array.isArray(schema.required) ? (schema.required as string[]) : [],
+    };
+  }
+  return { components, parameters };
+}
+
+function convert(
+  documented: readonly (typeof COMPONENTS)[number][],
+  extra: readonly (typeof PARAMETER_SCHEMAS)[number][],
+  io: 'input' | 'output',
+): Record<string, JsonSchema> {
+  const registry = z.registry<{ id: string }>();
+  // Every component is registered in both passes so that references to it (PetStatus inside
+  // NewPet or inside the query) become $refs; only the side's own components are kept.
+  for (const { id, schema } of [...COMPONENTS, ...extra]) registry.add(schema, { id });
+  const { schemas } = z.toJSONSchema(registry, {
+    target: 'draft-2020-12',
+    io,
+    unrepresentable: 'throw',
+    uri: (id) => `#/components/schemas/${id}`,
+  }) as { schemas: Record<string, JsonSchema> };
+  if ('__shared' in schemas) throw new Error('zod extracted shared definitions; register the reused schema as a component');
+  const wanted = new Set<string>([...documented.map((c) => c.id), ...extra.map((p) => p.id)]);
+  const result: Record<string, JsonSchema> = {};
+  for (const [id, schema] of Object.entries(schemas)) {
+    if (!wanted.has(id)) continue;
+    const { $schema: _dialect, $id: _location, ...rest } = schema;
+    result[id] = rest;
+  }
+  return result;
+}
