@@ -1,0 +1,151 @@
+/**
+ * The one Lambda function construct every route uses: a NodejsFunction with the service's runtime,
+ * architecture, bundling, sizing and an explicit log group, whose role holds nothing but log writes
+ * until a table is bound to it with exactly the DynamoDB actions the route needs.
+ */
+import { isAbsolute, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { esbuildOptions } from '../bundling.ts';
+import type { ServiceTable } from './data-tables.ts';
+
+/** The repository root: the bundling input, holding package-lock.json and functions/. */
+export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Item-level DynamoDB actions a function may be granted on a table. */
+export type TableAction =
+  | 'GetItem'
+  | 'PutItem'
+  | 'UpdateItem'
+  | 'DeleteItem'
+  | 'ConditionCheckItem'
+  | 'BatchGetItem'
+  | 'BatchWriteItem'
+  | 'Query'
+  | 'Scan';
+
+/** Actions that apply to a global secondary index. */
+export type IndexAction = 'Query' | 'Scan';
+
+export interface TableAccess {
+  /** Actions on the table's own ARN. */
+  readonly table?: readonly TableAction[];
+  /** Actions on named indexes (`<table ARN>/index/<name>`), which the table actions do not cover. */
+  readonly indexes?: Readonly<Record<string, readonly IndexAction[]>>;
+}
+
+export interface BindTableProps {
+  readonly table: ServiceTable;
+  /** Environment variable that tells the function the table's name (lib/config.ts `ENV`). */
+  readonly envVar: string;
+  readonly access: TableAccess;
+}
+
+export interface ApiFunctionProps {
+  /** Handler module, e.g. `functions/list-pets.ts` (absolute or relative to the repository root). */
+  readonly entry: string;
+  readonly functionName: string;
+  readonly description?: string;
+  readonly logRetention: RetentionDays;
+  /** Of the log group: kept in production, removed with a staging stack. */
+  readonly logRemovalPolicy: RemovalPolicy;
+  readonly environment?: Readonly<Record<string, string>>;
+}
+
+/** 1 GB: Lambda allots CPU in proportion to memory, and the extra CPU shortens the cold start
+ * (loading the bundled SDK) far more than it costs at this traffic. */
+export const MEMORY_MB = 1024;
+/** 10 s: one DynamoDB call with SDK retries takes well under a second; this leaves room for
+ * retries and stays far below API Gateway's 29 s integration limit. Local mode uses the same. */
+export const TIMEOUT = Duration.seconds(10);
+
+export class ApiFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, props: ApiFunctionProps) {
+    // An explicit group: retention and removal are ours, not Lambda's never-expiring default.
+    const logGroup = new LogGroup(scope, `${id}LogGroup`, {
+      logGroupName: `/aws/lambda/${props.functionName}`,
+      retention: props.logRetention,
+      removalPolicy: props.logRemovalPolicy,
+    });
+    // Our own role instead of AWSLambdaBasicExecutionRole: it may write to this log group only.
+    const role = new Role(scope, `${id}Role`, {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Execution role of ${props.functionName}`,
+    });
+
+    super(scope, id, {
+      entry: isAbsolute(props.entry) ? props.entry : join(PROJECT_ROOT, props.entry),
+      handler: 'handler',
+      functionName: props.functionName,
+      ...(props.description ? { description: props.description } : {}),
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      memorySize: MEMORY_MB,
+      timeout: TIMEOUT,
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+      bundling: nodejsBundling(),
+      environment: {
+        // Stack traces point into the TypeScript sources through the bundled source map.
+        NODE_OPTIONS: '--enable-source-maps',
+        ...props.environment,
+      },
+      logGroup,
+      role,
+    });
+    logGroup.grantWrite(role);
+  }
+
+  /**
+   * Tells the function a table's name and grants exactly the listed actions: on the table ARN for
+   * `access.table`, on `<table ARN>/index/<name>` for `access.indexes`. Nothing else is implied.
+   */
+  bindTable({ table, envVar, access }: BindTableProps): void {
+    const tableActions = access.table ?? [];
+    const indexes = Object.entries(access.indexes ?? {});
+    if (tableActions.length === 0 && indexes.every(([, actions]) => actions.length === 0)) {
+      throw new Error(`bindTable(${table.definition.logicalName}) on ${this.node.path} grants no action`);
+    }
+    this.addEnvironment(envVar, table.table.tableName);
+    if (tableActions.length > 0) {
+      this.addToRolePolicy(
+        new PolicyStatement({ actions: dynamodb(tableActions), resources: [table.table.tableArn] }),
+      );
+    }
+    for (const [indexName, actions] of indexes) {
+      if (!table.definition.globalSecondaryIndexes.some((index) => index.indexName === indexName)) {
+        throw new Error(`Table ${table.definition.logicalName} has no index ${indexName}`);
+      }
+      if (actions.length === 0) continue;
+      this.addToRolePolicy(
+        new PolicyStatement({
+          actions: dynamodb(actions),
+          resources: [`${table.table.tableArn}/index/${indexName}`],
+        }),
+      );
+    }
+  }
+}
+
+function dynamodb(actions: readonly string[]): string[] {
+  return [...new Set(actions)].map((action) => `dynamodb:${action}`);
+}
+
+/** infra/bundling.ts expressed as NodejsFunction bundling options (always local esbuild, never Docker). */
+export function nodejsBundling(): BundlingOptions {
+  return {
+    format: esbuildOptions.format === 'esm' ? OutputFormat.ESM : OutputFormat.CJS,
+    target: esbuildOptions.target,
+    minify: esbuildOptions.minify,
+    sourceMap: esbuildOptions.sourcemap,
+    mainFields: [...esbuildOptions.mainFields],
+    externalModules: [...esbuildOptions.external],
+    banner: esbuildOptions.banner.js,
+    forceDockerBundling: false,
+  };
+}

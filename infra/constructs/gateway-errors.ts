@@ -1,0 +1,100 @@
+/**
+ * Every error API Gateway answers by itself, in the service's Error shape
+ * `{"code", "message", "status"}` with `Content-Type: application/json`: the Gateway Responses
+ * (throttling, unknown paths, integration failures, …) and the bodies of the mock methods that answer
+ * unknown paths (404) and wrong methods (405) exactly as local mode does (lib/http/gateway-errors.ts).
+ */
+import { ERROR_CODES, type ErrorCode, INTERNAL_ERROR_MESSAGE } from '../../lib/http/errors.ts';
+import { GATEWAY_TOO_LARGE_MESSAGE, NOT_FOUND_MESSAGE, methodNotAllowedMessage } from '../../lib/http/gateway-errors.ts';
+import { allowedMethods } from '../../lib/routes.ts';
+
+export function statusOf(code: ErrorCode): number {
+  return ERROR_CODES[code];
+}
+
+export interface GatewayError {
+  readonly code: ErrorCode;
+  readonly message: string;
+  /** Extra static response headers. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+
+/**
+ * One entry per API Gateway response type (the names of `ResponseType` in aws-cdk-lib, which are
+ * the CloudFormation `ResponseType` values). Every status is set explicitly, so `status` in the body
+ * is always the status on the wire — the gateway has no variable for it.
+ */
+export const GATEWAY_RESPONSES = {
+  DEFAULT_4XX: { code: 'validation_failed', message: 'The request was rejected by the API gateway.' },
+  DEFAULT_5XX: { code: 'internal_error', message: INTERNAL_ERROR_MESSAGE },
+  // Unknown paths: API Gateway reports a resource/method it has no match for this way (also when
+  // the request carries a Bearer token). The catch-all mocks normally answer first; same body.
+  MISSING_AUTHENTICATION_TOKEN: { code: 'not_found', message: NOT_FOUND_MESSAGE },
+  RESOURCE_NOT_FOUND: { code: 'not_found', message: NOT_FOUND_MESSAGE },
+  // The API key is checked in the functions; these gateway-side auth failures cannot normally occur.
+  UNAUTHORIZED: { code: 'unauthorized', message: 'API key missing or invalid. Send Authorization: Bearer <API key>.' },
+  INVALID_API_KEY: { code: 'unauthorized', message: 'API key missing or invalid. Send Authorization: Bearer <API key>.' },
+  ACCESS_DENIED: { code: 'forbidden', message: 'Access to this resource is denied.' },
+  EXPIRED_TOKEN: { code: 'forbidden', message: 'Access to this resource is denied.' },
+  INVALID_SIGNATURE: { code: 'forbidden', message: 'Access to this resource is denied.' },
+  WAF_FILTERED: { code: 'forbidden', message: 'The request was blocked by the firewall.' },
+  AUTHORIZER_FAILURE: { code: 'internal_error', message: INTERNAL_ERROR_MESSAGE },
+  AUTHORIZER_CONFIGURATION_ERROR: { code: 'internal_error', message: INTERNAL_ERROR_MESSAGE },
+  API_CONFIGURATION_ERROR: { code: 'internal_error', message: INTERNAL_ERROR_MESSAGE },
+  BAD_REQUEST_PARAMETERS: { code: 'validation_failed', message: 'Invalid request parameters.' },
+  BAD_REQUEST_BODY: { code: 'validation_failed', message: 'Invalid request body.' },
+  REQUEST_TOO_LARGE: {
+    code: 'payload_too_large',
+    message: GATEWAY_TOO_LARGE_MESSAGE,
+  },
+  UNSUPPORTED_MEDIA_TYPE: {
+    code: 'unsupported_media_type',
+    message: 'Unsupported Content-Type. Send application/json.',
+  },
+  THROTTLED: {
+    code: 'too_many_requests',
+    message: 'Too many requests. Slow down and retry after a short wait.',
+    headers: { 'Retry-After': '1' },
+  },
+  QUOTA_EXCEEDED: { code: 'too_many_requests', message: 'The request quota for this period is used up.' },
+  // The function could not be run (Lambda throttled or unavailable): transient, nothing was done.
+  INTEGRATION_FAILURE: {
+    code: 'service_unavailable',
+    message: 'The service is temporarily unavailable. Nothing was changed; retry after a short wait.',
+    headers: { 'Retry-After': '1' },
+  },
+  INTEGRATION_TIMEOUT: {
+    code: 'gateway_timeout',
+    message: 'The service did not answer in time. The request may or may not have taken effect.',
+  },
+} as const satisfies Record<string, GatewayError>;
+
+export type GatewayResponseName = keyof typeof GATEWAY_RESPONSES;
+
+/** The Error body as a JSON template. `$context…` variables are substituted by API Gateway. */
+export function errorBody(code: ErrorCode, message: string): string {
+  return JSON.stringify({ code, message, status: statusOf(code) });
+}
+
+/** Headers on every gateway-made error, besides Content-Type: the same ones the functions send. */
+export const COMMON_ERROR_HEADERS: Readonly<Record<string, string>> = {
+  'Cache-Control': 'no-store',
+  'X-Content-Type-Options': 'nosniff',
+};
+
+/** Body of the 404 mock on unknown paths. */
+export const NOT_FOUND_BODY = errorBody('not_found', NOT_FOUND_MESSAGE);
+
+/**
+ * Body of the 405 mock on a known resource: the mapping template fills in the method, giving the
+ * same message as local mode, e.g. "Method DELETE is not allowed on /v1/pets. Allowed: GET, POST."
+ */
+export function methodNotAllowedBody(resource: string): string {
+  return errorBody('method_not_allowed', methodNotAllowedMessage('$context.httpMethod', resource));
+}
+
+/** The `Allow` header value of a resource's 405. */
+export function allowHeader(resource: string): string {
+  return allowedMethods(resource).join(', ');
+}

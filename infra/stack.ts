@@ -1,0 +1,192 @@
+/**
+ * One stage of the service (`PetStore-staging`, `PetStore-production`): tables, one function per
+ * route, the REST API, alarms and, in production, canary deployments through CodeDeploy.
+ */
+import { CfnOutput, RemovalPolicy, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
+import { LambdaApplication, LambdaDeploymentConfig, LambdaDeploymentGroup } from 'aws-cdk-lib/aws-codedeploy';
+import { Alias, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { ENV } from '../lib/config.ts';
+import { type Route, routes } from '../lib/routes.ts';
+import { BY_STATUS_INDEX, apiKeysTable, idempotencyTable, petsTable } from '../lib/store/tables.ts';
+import { ApiFunction, type TableAccess } from './constructs/api-function.ts';
+import { DataTables } from './constructs/data-tables.ts';
+import { Monitoring } from './constructs/monitoring.ts';
+import { PetStoreApi } from './constructs/pet-store-api.ts';
+import { OUTPUT_IDS, type StageSettings, tableNameOutputId } from './stages.ts';
+
+type FunctionName = Route['functionName'];
+
+/** Exactly the DynamoDB access each function needs, by table logical name. */
+export const FUNCTION_TABLE_ACCESS: Readonly<Record<FunctionName, Readonly<Record<string, TableAccess>>>> = {
+  // Scan for the unfiltered list, Query on the status index for `?status=`.
+  'list-pets': { [petsTable.logicalName]: { table: ['Scan'], indexes: { [BY_STATUS_INDEX]: ['Query'] } } },
+  // Conditional PutItem of the pet. With an Idempotency-Key: reserve/read/repoint the record, and
+  // read back the pet a retried request already created (lib/store/idempotency.ts).
+  'create-pet': {
+    [petsTable.logicalName]: { table: ['PutItem', 'GetItem'] },
+    [idempotencyTable.logicalName]: { table: ['PutItem', 'GetItem', 'UpdateItem'] },
+  },
+  'get-pet': { [petsTable.logicalName]: { table: ['GetItem'] } },
+};
+
+/** Every function authenticates its caller: one GetItem on the key's hash. */
+export const AUTH_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
+  [apiKeysTable.logicalName]: { table: ['GetItem'] },
+};
+
+/** The environment variable that carries each table's name (lib/config.ts). */
+export const TABLE_ENV: Readonly<Record<string, string>> = {
+  [petsTable.logicalName]: ENV.petsTable,
+  [apiKeysTable.logicalName]: ENV.apiKeysTable,
+  [idempotencyTable.logicalName]: ENV.idempotencyTable,
+};
+
+/** The alias API Gateway invokes in production, moved by CodeDeploy. */
+export const LIVE_ALIAS = 'live';
+
+export interface PetStoreStackProps extends StackProps {
+  readonly settings: StageSettings;
+}
+
+export class PetStoreStack extends Stack {
+  readonly settings: StageSettings;
+  readonly tables: DataTables;
+  readonly functions: Readonly<Record<FunctionName, ApiFunction>>;
+  /** Production only: the `live` alias of each function, the API's integration target. */
+  readonly liveAliases?: Readonly<Record<FunctionName, Alias>>;
+  readonly deploymentGroups?: Readonly<Record<FunctionName, LambdaDeploymentGroup>>;
+  readonly api: PetStoreApi;
+  readonly monitoring: Monitoring;
+
+  constructor(scope: Construct, id: string, props: PetStoreStackProps) {
+    super(scope, id, {
+      description: `Pet Store API, ${props.settings.stage} stage`,
+      // Production cannot be deleted by a stray `cdk destroy`.
+      terminationProtection: props.settings.production,
+      ...props,
+    });
+    const { settings } = props;
+    this.settings = settings;
+    Tags.of(this).add('Project', 'PetStore');
+    Tags.of(this).add('Stage', settings.stage);
+
+    const logRetention = retentionDays(settings.logRetentionDays);
+    const logRemovalPolicy = settings.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+
+    this.tables = new DataTables(this, 'Tables', { protectData: settings.production });
+
+    const functionNames = [...new Set(routes.map((r) => r.functionName))];
+    const functions = {} as Record<FunctionName, ApiFunction>;
+    for (const name of functionNames) {
+      const fn = new ApiFunction(this, pascal(name), {
+        entry: `functions/${name}.ts`,
+        functionName: `${this.stackName}-${name}`,
+        description: `Pet Store ${settings.stage}: ${describeRoutes(name)}`,
+        logRetention,
+        logRemovalPolicy,
+        environment: {
+          [ENV.keyCacheSeconds]: String(settings.apiKeyCacheSeconds),
+          [ENV.logLevel]: settings.logLevel,
+        },
+      });
+      for (const [logicalName, access] of Object.entries({ ...FUNCTION_TABLE_ACCESS[name], ...AUTH_TABLE_ACCESS })) {
+        const envVar = TABLE_ENV[logicalName];
+        if (!envVar) throw new Error(`No environment variable for table ${logicalName} (TABLE_ENV)`);
+        fn.bindTable({ table: this.tables.get(logicalName), envVar, access });
+      }
+      functions[name] = fn;
+    }
+    this.functions = functions;
+
+    // Production: the API invokes a `live` alias that CodeDeploy shifts; staging: the function itself,
+    // so a deploy takes effect at once.
+    let targets: Record<FunctionName, IFunction> = functions;
+    if (settings.production) {
+      const aliases = {} as Record<FunctionName, Alias>;
+      for (const name of functionNames) {
+        aliases[name] = new Alias(this, `${pascal(name)}Live`, {
+          aliasName: LIVE_ALIAS,
+          version: functions[name].currentVersion,
+        });
+      }
+      this.liveAliases = aliases;
+      targets = aliases;
+    }
+
+    this.api = new PetStoreApi(this, 'Api', { settings, targets, logRetention, logRemovalPolicy });
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      settings,
+      apiStage: this.api.api.deploymentStage,
+      functions,
+      tables: this.tables.all,
+    });
+
+    if (this.liveAliases) {
+      const application = new LambdaApplication(this, 'Deployments', { applicationName: this.stackName });
+      const groups = {} as Record<FunctionName, LambdaDeploymentGroup>;
+      for (const name of functionNames) {
+        groups[name] = new LambdaDeploymentGroup(this, `${pascal(name)}Deployment`, {
+          application,
+          deploymentGroupName: name,
+          alias: this.liveAliases[name],
+          // 10% of traffic for 5 minutes, then all of it, unless an alarm fires first.
+          deploymentConfig: LambdaDeploymentConfig.CANARY_10PERCENT_5MINUTES,
+          alarms: this.monitoring.alarmsFor(name),
+          autoRollback: { failedDeployment: true, stoppedDeployment: true, deploymentInAlarm: true },
+        });
+        Validations.of(groups[name]).acknowledge({
+          id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited]',
+          reason: 'CodeDeploy needs this AWS-managed policy to shift traffic between function versions.',
+        });
+      }
+      this.deploymentGroups = groups;
+    }
+
+    new CfnOutput(this, OUTPUT_IDS.baseUrl, {
+      value: this.api.baseUrl,
+      description: 'Base address of the API (ends in /v1)',
+    });
+    new CfnOutput(this, OUTPUT_IDS.executeApiBaseUrl, {
+      value: this.api.executeApiBaseUrl,
+      description: 'execute-api address of the stage (ends in /v1)',
+    });
+    for (const { definition, table } of this.tables.all) {
+      new CfnOutput(this, tableNameOutputId(definition.logicalName), {
+        value: table.tableName,
+        description: `Physical name of the ${definition.logicalName} table`,
+      });
+    }
+    if (this.monitoring.topic) {
+      new CfnOutput(this, OUTPUT_IDS.alarmTopicArn, {
+        value: this.monitoring.topic.topicArn,
+        description: 'SNS topic the alarms notify',
+      });
+    }
+  }
+}
+
+/** `GET /pets, POST /pets`: the routes a function serves. */
+function describeRoutes(functionName: FunctionName): string {
+  return routes
+    .filter((r) => r.functionName === functionName)
+    .map((r) => `${r.method} ${r.resource}`)
+    .join(', ');
+}
+
+function retentionDays(days: number): RetentionDays {
+  const valid = Object.values(RetentionDays).filter((v): v is RetentionDays => typeof v === 'number');
+  const match = valid.find((v) => v === days);
+  if (match === undefined) {
+    throw new Error(`logRetentionDays ${days} is not a CloudWatch Logs retention (one of ${valid.join(', ')}).`);
+  }
+  return match;
+}
+
+function pascal(name: string): string {
+  return name
+    .split('-')
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+}

@@ -1,0 +1,92 @@
+/**
+ * Stage settings from CDK context: defaults, cdk.json, `-c <stage>.<key>=…` overrides, and the
+ * mistakes that must fail the synth instead of deploying something unintended.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_STAGE_SETTINGS,
+  STAGE_NAMES,
+  type StageName,
+  readStageSettings,
+  stackName,
+} from '../../infra/stages.ts';
+import { buildApp } from '../../infra/app.ts';
+import { cdkJsonContext } from './synth.ts';
+
+const read = (stage: StageName, context: Record<string, unknown> = {}) => readStageSettings(stage, (key) => context[key]);
+
+const domain = {
+  domainName: 'api.example.com',
+  certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/abc-123',
+  hostedZoneId: 'Z123',
+  hostedZoneName: 'example.com.',
+};
+
+describe('stage settings', () => {
+  it('names one stack per stage', () => {
+    expect(STAGE_NAMES.map(stackName)).toEqual(['PetStore-staging', 'PetStore-production']);
+  });
+
+  it('defaults to what cdk.json spells out, production above staging', () => {
+    const stages = cdkJsonContext().stages as Record<string, unknown>;
+    for (const stage of STAGE_NAMES) expect(stages[stage]).toEqual(DEFAULT_STAGE_SETTINGS[stage]);
+    expect(read('production').throttlingRateLimit).toBeGreaterThan(read('staging').throttlingRateLimit);
+    expect(read('production').throttlingBurstLimit).toBeGreaterThan(read('staging').throttlingBurstLimit);
+    expect(read('production').logRetentionDays).toBeGreaterThan(read('staging').logRetentionDays);
+    expect(read('production').production).toBe(true);
+    expect(read('staging').production).toBe(false);
+    expect(read('staging').customDomain).toBeUndefined();
+    expect(read('staging').alarmEmail).toBeUndefined();
+  });
+
+  it('takes nested cdk.json values, then flat -c strings', () => {
+    const settings = read('staging', {
+      stages: { staging: { throttlingRateLimit: 5, throttlingBurstLimit: 10 } },
+      'staging.throttlingBurstLimit': '25',
+      'staging.alarmEmail': 'a@example.com',
+    });
+    expect(settings).toMatchObject({ throttlingRateLimit: 5, throttlingBurstLimit: 25, alarmEmail: 'a@example.com' });
+  });
+
+  it('accepts the stages object as a JSON string (-c stages=…)', () => {
+    expect(read('production', { stages: JSON.stringify({ production: { logLevel: 'debug' } }) }).logLevel).toBe('debug');
+  });
+
+  it('reads a complete custom domain, trimming the zone dot', () => {
+    const flat = Object.fromEntries(Object.entries(domain).map(([k, v]) => [`production.${k}`, v]));
+    expect(read('production', flat).customDomain).toEqual({ ...domain, hostedZoneName: 'example.com' });
+  });
+
+  it.each([
+    [{ stages: { staging: { throttlingRateLimt: 5 } } }, /unknown key "throttlingRateLimt"/],
+    [{ stages: { qa: {} } }, /unknown stage "qa"/],
+    [{ 'staging.throttlingRateLimit': 'fast' }, /must be a positive number/],
+    [{ 'staging.throttlingBurstLimit': '1' }, /at least throttlingRateLimit/],
+    [{ 'staging.logLevel': 'loud' }, /logLevel/],
+    [{ 'staging.alarmEmail': 'not-an-address' }, /not an e-mail address/],
+    [{ 'staging.domainName': 'api.example.com' }, /needs all of/],
+    [{ ...flatDomain('staging'), 'staging.domainName': 'api.other.org' }, /not inside hosted zone/],
+    [{ ...flatDomain('staging'), 'staging.certificateArn': 'arn:aws:iam::1:role/x' }, /not an ACM certificate ARN/],
+    [{ stages: '{nope' }, /not valid JSON/],
+  ])('rejects %j', (context, error) => {
+    expect(() => read('staging', context)).toThrow(error);
+  });
+
+  it('rejects a log retention CloudWatch does not offer, at synth', () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'petstore-infra-'));
+    try {
+      expect(() => buildApp({ outdir, context: { 'staging.logRetentionDays': '15', 'aws:cdk:bundling-stacks': [] } })).toThrow(
+        /logRetentionDays 15 is not a CloudWatch Logs retention/,
+      );
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  });
+});
+
+function flatDomain(stage: StageName): Record<string, string> {
+  return Object.fromEntries(Object.entries(domain).map(([k, v]) => [`${stage}.${k}`, v]));
+}

@@ -1,0 +1,191 @@
+/**
+ * Tables and functions of both stages: tables built from lib/store/tables.ts with the stage's data
+ * protection, one Node.js 24 arm64 function per route, and exactly the DynamoDB access each needs.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { Match } from 'aws-cdk-lib/assertions';
+import { ENV } from '../../lib/config.ts';
+import { routes } from '../../lib/routes.ts';
+import { allTables } from '../../lib/store/tables.ts';
+import { MEMORY_MB } from '../../infra/constructs/api-function.ts';
+import { STAGE_NAMES, type StageName } from '../../infra/stages.ts';
+import { cdkJsonContext, resourcesOf, synth, logicalId } from './synth.ts';
+
+const app = synth();
+afterAll(() => app.cleanup());
+
+const functionNames = [...new Set(routes.map((r) => r.functionName))];
+
+/** Exactly what each function may do, written out here rather than derived from the stack. */
+const EXPECTED_ACCESS: Record<(typeof functionNames)[number], string[]> = {
+  'list-pets': ['dynamodb:Scan Pets', 'dynamodb:Query Pets/index/byStatus', 'dynamodb:GetItem ApiKeys'],
+  'create-pet': [
+    'dynamodb:PutItem Pets',
+    'dynamodb:GetItem Pets',
+    'dynamodb:PutItem Idempotency',
+    'dynamodb:GetItem Idempotency',
+    'dynamodb:UpdateItem Idempotency',
+    'dynamodb:GetItem ApiKeys',
+  ],
+  'get-pet': ['dynamodb:GetItem Pets', 'dynamodb:GetItem ApiKeys'],
+};
+
+const EXPECTED_TABLE_ENV: Record<(typeof functionNames)[number], string[]> = {
+  'list-pets': [ENV.petsTable, ENV.apiKeysTable],
+  'create-pet': [ENV.petsTable, ENV.apiKeysTable, ENV.idempotencyTable],
+  'get-pet': [ENV.petsTable, ENV.apiKeysTable],
+};
+
+function tableLogicalIds(stage: StageName): Record<string, string> {
+  const stack = app.stacks[stage];
+  return Object.fromEntries(
+    stack.tables.all.map(({ definition, table }) => [logicalId(table), definition.logicalName]),
+  );
+}
+
+/** `dynamodb:X <table>[/index/<name>]` for every DynamoDB statement of the function's role. */
+function dynamodbGrants(stage: StageName, functionName: (typeof functionNames)[number]): string[] {
+  const template = app.templates[stage];
+  const fnId = logicalId(app.stacks[stage].functions[functionName]);
+  const fn = template.toJSON().Resources[fnId];
+  const roleId = fn.Properties.Role['Fn::GetAtt'][0] as string;
+  const tables = tableLogicalIds(stage);
+  const policies = Object.values(resourcesOf(template, 'AWS::IAM::Policy')).filter((p) =>
+    JSON.stringify(p.Properties?.Roles).includes(`"${roleId}"`),
+  );
+  const grants: string[] = [];
+  for (const policy of policies) {
+    const statements = (policy.Properties?.PolicyDocument as { Statement: Array<Record<string, unknown>> }).Statement;
+    for (const statement of statements) {
+      expect(statement.Effect).toBe('Allow');
+      const actions = [statement.Action].flat() as string[];
+      if (actions.every((a) => a.startsWith('logs:'))) continue;
+      for (const action of actions) {
+        for (const resource of [statement.Resource].flat()) grants.push(`${action} ${describeTableArn(resource, tables)}`);
+      }
+    }
+  }
+  return grants;
+}
+
+function describeTableArn(resource: unknown, tables: Record<string, string>): string {
+  const r = resource as { 'Fn::GetAtt'?: [string, string]; 'Fn::Join'?: [string, unknown[]] };
+  if (r['Fn::GetAtt']?.[1] === 'Arn') return tables[r['Fn::GetAtt'][0]] ?? `unknown:${r['Fn::GetAtt'][0]}`;
+  const parts = r['Fn::Join']?.[1];
+  if (parts && parts.length === 2 && typeof parts[1] === 'string') return `${describeTableArn(parts[0], tables)}${parts[1]}`;
+  return `unexpected:${JSON.stringify(resource)}`;
+}
+
+describe.each(STAGE_NAMES)('%s tables', (stage) => {
+  const template = app.templates[stage];
+  const production = stage === 'production';
+
+  it.each(allTables.map((t) => [t.logicalName, t] as const))('%s follows its shared definition', (_name, definition) => {
+    const keys = [definition.partitionKey, ...definition.globalSecondaryIndexes.flatMap((i) => [i.partitionKey, ...(i.sortKey ? [i.sortKey] : [])])];
+    template.hasResource('AWS::DynamoDB::Table', {
+      Properties: {
+        TableName: `PetStore-${stage}-${definition.logicalName}`,
+        BillingMode: 'PAY_PER_REQUEST',
+        KeySchema: [{ AttributeName: definition.partitionKey.name, KeyType: 'HASH' }],
+        AttributeDefinitions: Match.arrayEquals(
+          [...new Map(keys.map((k) => [k.name, { AttributeName: k.name, AttributeType: k.type }])).values()],
+        ),
+        GlobalSecondaryIndexes:
+          definition.globalSecondaryIndexes.length === 0
+            ? Match.absent()
+            : definition.globalSecondaryIndexes.map((index) => ({
+                IndexName: index.indexName,
+                KeySchema: [
+                  { AttributeName: index.partitionKey.name, KeyType: 'HASH' },
+                  ...(index.sortKey ? [{ AttributeName: index.sortKey.name, KeyType: 'RANGE' }] : []),
+                ],
+                Projection: { ProjectionType: 'ALL' },
+              })),
+        TimeToLiveSpecification: definition.timeToLiveAttribute
+          ? { AttributeName: definition.timeToLiveAttribute, Enabled: true }
+          : Match.absent(),
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        DeletionProtectionEnabled: production,
+      },
+      DeletionPolicy: production ? 'Retain' : 'Delete',
+      UpdateReplacePolicy: production ? 'Retain' : 'Delete',
+    });
+  });
+
+  it('has the Pets table keyed by numeric id with the byStatus index', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      TableName: `PetStore-${stage}-Pets`,
+      KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+      GlobalSecondaryIndexes: [
+        Match.objectLike({
+          IndexName: 'byStatus',
+          KeySchema: [
+            { AttributeName: 'status', KeyType: 'HASH' },
+            { AttributeName: 'id', KeyType: 'RANGE' },
+          ],
+        }),
+      ],
+    });
+    template.resourceCountIs('AWS::DynamoDB::Table', allTables.length);
+  });
+
+  it('protects the stack itself in production only', () => {
+    expect(app.stacks[stage].terminationProtection).toBe(production);
+  });
+});
+
+describe.each(STAGE_NAMES)('%s functions', (stage) => {
+  const template = app.templates[stage];
+  const retention = (cdkJsonContext().stages as Record<string, { logRetentionDays: number }>)[stage]?.logRetentionDays;
+
+  it('has one function per route function', () => {
+    template.resourceCountIs('AWS::Lambda::Function', functionNames.length);
+  });
+
+  it.each(functionNames)('%s runs Node.js 24 on arm64, bundled ESM, with its own log group', (name) => {
+    const fnId = logicalId(app.stacks[stage].functions[name]);
+    const fn = template.toJSON().Resources[fnId];
+    expect(fn.Properties).toMatchObject({
+      FunctionName: `PetStore-${stage}-${name}`,
+      Runtime: 'nodejs24.x',
+      Architectures: ['arm64'],
+      Handler: 'index.handler',
+      MemorySize: MEMORY_MB,
+      Timeout: 10,
+      Environment: { Variables: { NODE_OPTIONS: '--enable-source-maps', LOG_LEVEL: 'info', API_KEY_CACHE_SECONDS: '60' } },
+    });
+    const logGroupId = fn.Properties.LoggingConfig.LogGroup.Ref as string;
+    expect(template.toJSON().Resources[logGroupId]).toMatchObject({
+      Type: 'AWS::Logs::LogGroup',
+      Properties: { LogGroupName: `/aws/lambda/PetStore-${stage}-${name}`, RetentionInDays: retention },
+      DeletionPolicy: stage === 'production' ? 'Retain' : 'Delete',
+    });
+  });
+
+  it.each(functionNames)('%s is told exactly the table names it uses', (name) => {
+    const fnId = logicalId(app.stacks[stage].functions[name]);
+    const variables = template.toJSON().Resources[fnId].Properties.Environment.Variables as Record<string, unknown>;
+    const tableVars = Object.keys(variables).filter((key) => key.endsWith('_TABLE_NAME'));
+    expect(tableVars.sort()).toEqual([...EXPECTED_TABLE_ENV[name]].sort());
+    const tables = tableLogicalIds(stage);
+    expect(tables[(variables[ENV.petsTable] as { Ref: string }).Ref]).toBe('Pets');
+    expect(tables[(variables[ENV.apiKeysTable] as { Ref: string }).Ref]).toBe('ApiKeys');
+  });
+
+  it.each(functionNames)('%s may perform exactly its DynamoDB actions, on exactly its tables', (name) => {
+    expect(dynamodbGrants(stage, name).sort()).toEqual([...EXPECTED_ACCESS[name]].sort());
+  });
+
+  it('grants no wildcard action or resource and no managed policy to the function roles', () => {
+    for (const name of functionNames) {
+      const fnId = logicalId(app.stacks[stage].functions[name]);
+      const roleId = template.toJSON().Resources[fnId].Properties.Role['Fn::GetAtt'][0] as string;
+      const role = template.toJSON().Resources[roleId];
+      expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+      const policies = Object.values(resourcesOf(template, 'AWS::IAM::Policy')).filter((p) =>
+        JSON.stringify(p.Properties?.Roles).includes(`"${roleId}"`),
+      );
+      expect(JSON.stringify(policies)).not.toMatch(/"\*"|dynamodb:\*/);
+    }
+  });
+});
