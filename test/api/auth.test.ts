@@ -7,10 +7,9 @@ import { generateApiKey, newApiKeyRecord } from '../../lib/auth/api-keys.ts';
 import { createDocumentClient } from '../../lib/store/dynamodb-client.ts';
 import { DynamoDbApiKeyStore } from '../../lib/store/dynamodb-api-key-store.ts';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
-import { createPet, expectError, expectJson, expectPet, type Pet, silenceLogs, walkPages } from './helpers.ts';
+import { createPet, expectError, expectJson, expectPet, type Pet, walkPages } from './helpers.ts';
 
 let api: TestApi;
-let restoreLogs: () => void = () => undefined;
 let client: ReturnType<typeof createDocumentClient> | undefined;
 let pet: Pet;
 /** Keys that exist in the ApiKeys table but must not work; none is ever used before it is set up. */
@@ -22,7 +21,6 @@ const futureKey = generateApiKey();
 const DAY_MS = 86_400_000;
 
 beforeAll(async () => {
-  restoreLogs = silenceLogs();
   api = await startTestApi();
   client = createDocumentClient({ endpoint: api.stack.dynamodbEndpoint });
   const keys = new DynamoDbApiKeyStore(client, api.stack.tableNames.apiKeys);
@@ -37,12 +35,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  try {
-    client?.destroy();
-    await api?.close();
-  } finally {
-    restoreLogs();
-  }
+  client?.destroy();
+  await api?.close();
 });
 
 type Operation = 'listPets' | 'createPet' | 'getPet';

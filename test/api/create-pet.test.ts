@@ -10,24 +10,17 @@ import {
   expectRequestId,
   type Pet,
   postJson,
-  silenceLogs,
   walkPages,
 } from './helpers.ts';
 
 let api: TestApi;
-let restoreLogs: () => void = () => undefined;
 
 beforeAll(async () => {
-  restoreLogs = silenceLogs();
   api = await startTestApi();
 });
 
 afterAll(async () => {
-  try {
-    await api?.close();
-  } finally {
-    restoreLogs();
-  }
+  await api?.close();
 });
 
 /** POST /pets with a raw body and exactly the headers given (plus the key). */

@@ -2,26 +2,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../lib/auth/api-keys.ts';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
-import { createPet, expectError, expectJson, expectPet, type Pet, silenceLogs } from './helpers.ts';
+import { createPet, expectError, expectJson, expectPet, type Pet } from './helpers.ts';
 
 let api: TestApi;
-let restoreLogs: () => void = () => undefined;
 let withStatus: Pet;
 let withoutStatus: Pet;
 
 beforeAll(async () => {
-  restoreLogs = silenceLogs();
   api = await startTestApi();
   withStatus = await createPet(api, { name: 'Rex', categoryId: 4, status: 'sold' });
   withoutStatus = await createPet(api, { name: 'Nemo', categoryId: 5 });
 });
 
 afterAll(async () => {
-  try {
-    await api?.close();
-  } finally {
-    restoreLogs();
-  }
+  await api?.close();
 });
 
 /** The three headers that mark every answer of the deprecated getPet. */

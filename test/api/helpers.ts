@@ -1,28 +1,15 @@
 /**
  * Assertions and small clients shared by the end-to-end suites in this folder. Every suite talks
  * to the service over real HTTP (see ../support/local-api.ts). The only things they touch in the
- * test process are the log sink and, for failure injection, the environment the handlers read.
+ * test process is, for failure injection, the environment the handlers read.
  */
 import { createServer, type AddressInfo } from 'node:net';
 import { expect } from 'vitest';
-import { setLogSink } from '../../lib/http/log.ts';
 import type { TestApi } from '../support/local-api.ts';
+import { PET_STATUSES, type Pet, type PetStatus as Status } from '../../lib/domain/pet.ts';
+import type { ErrorBody } from '../../lib/http/errors.ts';
 
-export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
-export type Status = (typeof PET_STATUSES)[number];
-
-export interface Pet {
-  id: number;
-  name: string;
-  categoryId: number;
-  status?: Status;
-}
-
-export interface ErrorBody {
-  code: string;
-  message: string;
-  status: number;
-}
+export { PET_STATUSES, type Pet, type Status };
 
 /** `Content-Type: application/json`, optionally with a UTF-8 charset parameter. */
 export function expectJsonContentType(res: Response): void {
@@ -167,13 +154,6 @@ export const origin = (api: TestApi): string => new URL(api.url).origin;
  * The handlers run in the test process and log one JSON line per request to stdout; the suites
  * keep that quiet (logging.test.ts captures it instead). Returns the function that restores it.
  */
-export function silenceLogs(): () => void {
-  const previous = setLogSink(() => undefined);
-  return () => {
-    setLogSink(previous);
-  };
-}
-
 /** Sets environment variables for the duration of `run`, then restores them exactly. */
 export async function withEnv<T>(vars: Record<string, string>, run: () => Promise<T>): Promise<T> {
   const saved = Object.fromEntries(Object.keys(vars).map((name) => [name, process.env[name]]));

@@ -10,13 +10,11 @@ import {
   PET_STATUSES,
   type Pet,
   type Status,
-  silenceLogs,
   sortedIds,
   walkPages,
 } from './helpers.ts';
 
 let api: TestApi;
-let restoreLogs: () => void = () => undefined;
 let created: Pet[] = [];
 
 /** 25 pets: more than the default page. 7 available, 6 pending, 6 sold, 6 without status. */
@@ -24,16 +22,11 @@ const STATUS_CYCLE: ReadonlyArray<Status | undefined> = ['available', 'pending',
 const PET_COUNT = 25;
 
 beforeAll(async () => {
-  restoreLogs = silenceLogs();
   api = await startTestApi();
 });
 
 afterAll(async () => {
-  try {
-    await api?.close();
-  } finally {
-    restoreLogs();
-  }
+  await api?.close();
 });
 
 describe('listPets on an empty store', () => {

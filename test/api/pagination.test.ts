@@ -12,13 +12,11 @@ import {
   PET_STATUSES,
   type Pet,
   type Status,
-  silenceLogs,
   sortedIds,
   walkPages,
 } from './helpers.ts';
 
 let api: TestApi;
-let restoreLogs: () => void = () => undefined;
 let pets: Pet[] = [];
 
 /** 29 pets: 10 available, 7 pending, 6 sold (an exact multiple of 2 and 3), 6 without status. */
@@ -30,7 +28,6 @@ const PLAN: ReadonlyArray<[Status | undefined, number]> = [
 ];
 
 beforeAll(async () => {
-  restoreLogs = silenceLogs();
   api = await startTestApi();
   const statuses = PLAN.flatMap(([status, count]) => Array.from({ length: count }, () => status));
   pets = await createPets(api, statuses.length, (i) => {
@@ -40,11 +37,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  try {
-    await api?.close();
-  } finally {
-    restoreLogs();
-  }
+  await api?.close();
 });
 
 const expected = (status: Status | undefined): Pet[] => (status === undefined ? pets : pets.filter((p) => p.status === status));

@@ -17,26 +17,19 @@ import {
   origin,
   type Pet,
   postJson,
-  silenceLogs,
   withEnv,
 } from './helpers.ts';
 
 let api: TestApi;
-let restoreLogs: () => void = () => undefined;
 let pet: Pet;
 
 beforeAll(async () => {
-  restoreLogs = silenceLogs();
   api = await startTestApi();
   pet = await createPet(api, { name: 'Router', categoryId: 1, status: 'available' });
 });
 
 afterAll(async () => {
-  try {
-    await api?.close();
-  } finally {
-    restoreLogs();
-  }
+  await api?.close();
 });
 
 /** The three ways of (not) authenticating that must not change a routing answer. */

@@ -1,30 +1,19 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureTables, localTableNames } from '../../infra/local/tables.ts';
 import { generateApiKey, hashApiKey, newApiKeyRecord } from '../../lib/auth/api-keys.ts';
 import { KeyVerifier } from '../../lib/auth/key-verifier.ts';
-import { createDocumentClient } from '../../lib/store/dynamodb-client.ts';
 import { DynamoDbApiKeyStore } from '../../lib/store/dynamodb-api-key-store.ts';
-import { type TestStore, testStore } from '../support/store-endpoint.ts';
+import { type TestTables, testTables } from '../support/store-endpoint.ts';
 
-let store: TestStore;
-let client: DynamoDBDocumentClient;
+let tables: TestTables;
 let keys: DynamoDbApiKeyStore;
 
 beforeAll(async () => {
-  store = await testStore();
-  const names = localTableNames(store.tablePrefix);
-  const admin = new DynamoDBClient({ endpoint: store.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  await ensureTables(admin, names);
-  admin.destroy();
-  client = createDocumentClient({ endpoint: store.endpoint });
-  keys = new DynamoDbApiKeyStore(client, names.ApiKeys as string);
+  tables = await testTables();
+  keys = new DynamoDbApiKeyStore(tables.client, tables.tableNames.apiKeys);
 });
 
 afterAll(async () => {
-  client?.destroy();
-  await store?.close();
+  await tables?.close();
 });
 
 describe('DynamoDbApiKeyStore', () => {

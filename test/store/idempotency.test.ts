@@ -1,36 +1,29 @@
 /** Idempotent creates against the test store: once, under races, half-way failures and expiry. */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureTables, localTableNames } from '../../infra/local/tables.ts';
-import { createDocumentClient } from '../../lib/store/dynamodb-client.ts';
 import { DynamoDbPetStore } from '../../lib/store/dynamodb-pet-store.ts';
 import { IdempotencyKeyReusedError } from '../../lib/store/errors.ts';
 import { hashNewPet, IDEMPOTENCY_TTL_SECONDS } from '../../lib/store/idempotency.ts';
 import { generatePetId } from '../../lib/store/ids.ts';
-import { type TestStore, testStore } from '../support/store-endpoint.ts';
+import { type TestTables, testTables } from '../support/store-endpoint.ts';
 
-let store: TestStore;
+let tables: TestTables;
 let client: DynamoDBDocumentClient;
 let pets: DynamoDbPetStore;
-let names: Record<string, string>;
+let names: TestTables['tableNames'];
 
 const petCount = async (): Promise<number> =>
-  (await client.send(new ScanCommand({ TableName: names.Pets, Select: 'COUNT' }))).Count ?? 0;
+  (await client.send(new ScanCommand({ TableName: names.pets, Select: 'COUNT' }))).Count ?? 0;
 
 beforeAll(async () => {
-  store = await testStore();
-  names = localTableNames(store.tablePrefix);
-  const admin = new DynamoDBClient({ endpoint: store.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  await ensureTables(admin, names);
-  admin.destroy();
-  client = createDocumentClient({ endpoint: store.endpoint });
-  pets = new DynamoDbPetStore(client, names.Pets as string, names.Idempotency as string);
+  tables = await testTables();
+  client = tables.client;
+  names = tables.tableNames;
+  pets = new DynamoDbPetStore(client, names.pets, names.idempotency);
 });
 
 afterAll(async () => {
-  client?.destroy();
-  await store?.close();
+  await tables?.close();
 });
 
 describe('idempotent create', () => {
@@ -65,7 +58,7 @@ describe('idempotent create', () => {
     const petId = generatePetId();
     await client.send(
       new PutCommand({
-        TableName: names.Idempotency,
+        TableName: names.idempotency,
         Item: { recordKey: 'k-died', petId, bodyHash: hashNewPet({ name: 'Half', categoryId: 3 }), expiresAt: Math.floor(Date.now() / 1000) + 60 },
       }),
     );
@@ -78,7 +71,7 @@ describe('idempotent create', () => {
     const { pet: unrelated } = await pets.create({ name: 'Unrelated', categoryId: 4 });
     await client.send(
       new PutCommand({
-        TableName: names.Idempotency,
+        TableName: names.idempotency,
         Item: { recordKey: 'k-collide', petId: unrelated.id, bodyHash: hashNewPet({ name: 'Mine', categoryId: 4 }), expiresAt: Math.floor(Date.now() / 1000) + 60 },
       }),
     );
@@ -91,13 +84,13 @@ describe('idempotent create', () => {
   it('treats a record past its expiry as absent, and stamps new records with a 24 h expiry', async () => {
     await client.send(
       new PutCommand({
-        TableName: names.Idempotency,
+        TableName: names.idempotency,
         Item: { recordKey: 'k-old', petId: generatePetId(), bodyHash: 'other body', expiresAt: Math.floor(Date.now() / 1000) - 1 },
       }),
     );
     const result = await pets.create({ name: 'New day', categoryId: 5 }, { idempotencyKey: 'k-old' });
     expect(result.replayed).toBe(false);
-    const { Item } = await client.send(new GetCommand({ TableName: names.Idempotency, Key: { recordKey: 'k-old' } }));
+    const { Item } = await client.send(new GetCommand({ TableName: names.idempotency, Key: { recordKey: 'k-old' } }));
     expect(Item?.petId).toBe(result.pet.id);
     const ttl = (Item?.expiresAt as number) - Date.now() / 1000;
     expect(ttl).toBeGreaterThan(IDEMPOTENCY_TTL_SECONDS - 60);

@@ -1,15 +1,12 @@
 /** DynamoDbPetStore over the real AWS SDK against the test store (dynalite, or DynamoDB Local). */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureTables, localTableNames } from '../../infra/local/tables.ts';
 import type { Pet, PetStatus } from '../../lib/domain/pet.ts';
-import { createDocumentClient } from '../../lib/store/dynamodb-client.ts';
 import { DynamoDbPetStore } from '../../lib/store/dynamodb-pet-store.ts';
 import type { PetStore } from '../../lib/store/pet-store.ts';
-import { type TestStore, testStore } from '../support/store-endpoint.ts';
+import { type TestTables, testTables } from '../support/store-endpoint.ts';
 
-let store: TestStore;
+let tables: TestTables;
 let client: DynamoDBDocumentClient;
 let pets: PetStore;
 let tableName: string;
@@ -27,13 +24,9 @@ async function walk(limit: number, status?: PetStatus): Promise<{ pages: Pet[][]
 }
 
 beforeAll(async () => {
-  store = await testStore();
-  const names = localTableNames(store.tablePrefix);
-  const admin = new DynamoDBClient({ endpoint: store.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  await ensureTables(admin, names);
-  admin.destroy();
-  tableName = names.Pets as string;
-  client = createDocumentClient({ endpoint: store.endpoint });
+  tables = await testTables();
+  client = tables.client;
+  tableName = tables.tableNames.pets;
   pets = new DynamoDbPetStore(client, tableName);
   const statuses: (PetStatus | undefined)[] = ['available', 'pending', 'sold', undefined];
   for (let i = 0; i < 23; i++) {
@@ -43,8 +36,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  client?.destroy();
-  await store?.close();
+  await tables?.close();
 });
 
 describe('DynamoDbPetStore', () => {

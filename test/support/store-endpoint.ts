@@ -4,8 +4,11 @@
  * started (provided as `dynamodbEndpoint`), with a table prefix per suite so suites never meet.
  */
 import { randomUUID } from 'node:crypto';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { startEmbeddedDynamoDb } from '../../infra/local/embedded-dynamodb.ts';
+import { type LocalTableNames, openLocalStore } from '../../infra/local/local-stack.ts';
+import { createDocumentClient } from '../../lib/store/dynamodb-client.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -28,4 +31,29 @@ export async function testStore(): Promise<TestStore> {
   if (shared) return { endpoint: shared, tablePrefix, kind: 'DynamoDB Local', close: async () => undefined };
   const embedded = await startEmbeddedDynamoDb();
   return { endpoint: embedded.endpoint, tablePrefix, kind: 'dynalite', close: () => embedded.close() };
+}
+
+export interface TestTables {
+  readonly store: TestStore;
+  readonly tableNames: LocalTableNames;
+  /** The service's own document client, on the test store. */
+  readonly client: DynamoDBDocumentClient;
+  close(): Promise<void>;
+}
+
+/** The test store with the service's tables created on it, for the store suites. */
+export async function testTables(): Promise<TestTables> {
+  const store = await testStore();
+  const local = await openLocalStore({ dynamodbEndpoint: store.endpoint, tablePrefix: store.tablePrefix });
+  const client = createDocumentClient({ endpoint: store.endpoint });
+  return {
+    store,
+    tableNames: local.tableNames,
+    client,
+    close: async () => {
+      client.destroy();
+      await local.close();
+      await store.close();
+    },
+  };
 }
