@@ -4,7 +4,7 @@
  * tests when the runner is restarted on another store endpoint, never on Lambda.
  */
 import { KeyVerifier } from './auth/key-verifier.ts';
-import { type Config, readConfig } from './config.ts';
+import { type Config, ENV, readConfig } from './config.ts';
 import { DynamoDbApiKeyStore } from './store/dynamodb-api-key-store.ts';
 import { createDocumentClient } from './store/dynamodb-client.ts';
 import { DynamoDbPetStore } from './store/dynamodb-pet-store.ts';
@@ -18,10 +18,14 @@ export interface Services {
 
 let current: { signature: string; services: Services } | undefined;
 
+/** The variables the services are built from; compared as a string so a warm call costs no parsing. */
+const signatureOf = (env: NodeJS.ProcessEnv): string =>
+  [ENV.petsTable, ENV.apiKeysTable, ENV.idempotencyTable, ENV.dynamodbEndpoint, ENV.keyCacheSeconds].map((name) => env[name] ?? '').join('\n');
+
 export function services(): Services {
-  const config = readConfig();
-  const signature = JSON.stringify(config);
+  const signature = signatureOf(process.env);
   if (current?.signature !== signature) {
+    const config = readConfig();
     const client = createDocumentClient(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint } : {});
     current = {
       signature,
