@@ -1,0 +1,246 @@
+/**
+ * The load test's command line: flags, defaults, the SLO, and the rules about where it may send
+ * requests (only the base URL given; https unless the host is this machine).
+ */
+import { parseArgs } from 'node:util';
+
+export const OPERATIONS = ['list', 'get', 'create'] as const;
+export type Operation = (typeof OPERATIONS)[number];
+export type Mix = Readonly<Record<Operation, number>>;
+
+export const DEFAULTS = {
+  durationSeconds: 30,
+  connections: 10,
+  mix: 'list:60,get:25,create:15',
+  sloP99Ms: 1000,
+  /** A fraction: 0.001 is 0.1 %. */
+  sloErrorRate: 0.001,
+  timeoutSeconds: 10,
+} as const;
+
+/** Name prefix of every pet a run creates: `loadtest-<runId>-<n>`. */
+export const PET_NAME_PREFIX = 'loadtest-';
+
+export interface LoadTestOptions {
+  /** Without a trailing slash, e.g. `https://abc.execute-api.us-east-1.amazonaws.com/staging/v1`. */
+  readonly baseUrl: URL;
+  readonly apiKey: string;
+  readonly durationSeconds: number;
+  readonly connections: number;
+  readonly mix: Mix;
+  /** Overall requests per second; undefined: as fast as the connections allow. */
+  readonly rate: number | undefined;
+  readonly timeoutSeconds: number;
+  readonly slo: Slo;
+}
+
+export interface Slo {
+  readonly p99Ms: number;
+  /** (5xx + network errors + timeouts) / all requests, as a fraction. */
+  readonly errorRate: number;
+  /** 4xx statuses that do not count against the SLO (by default none: every 4xx is a miss). */
+  readonly expected4xx: readonly number[];
+}
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export const HELP = `Usage: npm run loadtest -- --base-url URL --api-key KEY [options]
+
+Drives a realistic mix of Pet Store API requests with autocannon against local mode or a deployed
+stage, prints latency percentiles (p50/p95/p99) and responses by status, and exits non-zero when
+the SLO is missed.
+
+Target
+  --base-url URL          the API's base address, ending in /v1, e.g. http://127.0.0.1:3000/v1 or
+                          https://<api>.execute-api.<region>.amazonaws.com/staging/v1. Requests go
+                          to this origin and under this path only; redirects are never followed.
+                          https is required unless the host is loopback (localhost, 127.x, ::1).
+  --allow-insecure        allow http:// to a host that is not loopback (the key travels in clear)
+  --api-key KEY           the Bearer key (default: $PETSTORE_API_KEY, which keeps it out of ps)
+
+Load
+  --duration S            seconds of load (default ${DEFAULTS.durationSeconds})
+  --connections N         concurrent connections (default ${DEFAULTS.connections})
+  --rate R                cap on requests per second over all connections (default: no cap).
+                          A deployed stage throttles (staging 50/s, production 500/s by default):
+                          stay under it, or expect 429s
+  --mix OP:W,...          operation weights (default ${DEFAULTS.mix}); each request picks one:
+                            list    GET /pets?limit=20, with a random ?status= on one in three
+                            get     GET /pets/{id} of a pet this run created or listed (a list
+                                    until it knows one)
+                            create  POST /pets {"name":"${PET_NAME_PREFIX}<runId>-<n>", ...}
+                          Creates are real writes, and the API has no delete: every pet a run
+                          creates is named ${PET_NAME_PREFIX}<runId>-<n>, so it can be told apart
+                          from real ones (the run id is printed). Use --mix list:70,get:30 to
+                          write nothing.
+  --timeout S             seconds before a request counts as timed out (default ${DEFAULTS.timeoutSeconds})
+
+SLO (exit 1 when any is missed)
+  --slo-p99-ms MS         p99 latency of all requests at most MS (default ${DEFAULTS.sloP99Ms})
+  --slo-error-rate F      (5xx + network errors + timeouts) / requests at most F, a fraction
+                          or a percentage: 0.001 or 0.1% (default ${DEFAULTS.sloErrorRate}, i.e. 0.1%)
+  --expect-4xx CODES      4xx statuses that do not miss the SLO, e.g. 429 when probing the
+                          throttle (default none: every 4xx is a miss, since the mix only sends
+                          valid requests for pets that exist)
+
+Exit status: 0 SLO met, 1 SLO missed, 2 bad command line, 3 the API could not be used (unreachable,
+key refused, not the Pet Store API).
+`;
+
+export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): LoadTestOptions | 'help' {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        'base-url': { type: 'string' },
+        'api-key': { type: 'string' },
+        duration: { type: 'string' },
+        connections: { type: 'string' },
+        rate: { type: 'string' },
+        mix: { type: 'string' },
+        timeout: { type: 'string' },
+        'slo-p99-ms': { type: 'string' },
+        'slo-error-rate': { type: 'string' },
+        'expect-4xx': { type: 'string' },
+        'allow-insecure': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) return 'help';
+
+  if (values['base-url'] === undefined) throw new UsageError('--base-url is required.');
+  const baseUrl = parseBaseUrl(values['base-url'], values['allow-insecure'] ?? false);
+  const apiKey = values['api-key'] ?? env.PETSTORE_API_KEY ?? '';
+  if (apiKey.trim() === '') throw new UsageError('--api-key (or $PETSTORE_API_KEY) is required.');
+  if (/[\s\u0000-\u001f\u007f]/.test(apiKey)) throw new UsageError('--api-key must not contain white space or control characters.');
+
+  return {
+    baseUrl,
+    apiKey,
+    durationSeconds: positiveNumber(values.duration, '--duration', DEFAULTS.durationSeconds, { integer: true, max: 86_400, seconds: true }),
+    connections: positiveNumber(values.connections, '--connections', DEFAULTS.connections, { integer: true, max: 10_000 }),
+    rate: values.rate === undefined ? undefined : positiveNumber(values.rate, '--rate', 0, { integer: true }),
+    mix: parseMix(values.mix ?? DEFAULTS.mix),
+    timeoutSeconds: positiveNumber(values.timeout, '--timeout', DEFAULTS.timeoutSeconds, { max: 600, seconds: true }),
+    slo: {
+      p99Ms: nonNegativeNumber(values['slo-p99-ms'], '--slo-p99-ms', DEFAULTS.sloP99Ms),
+      errorRate: parseRate(values['slo-error-rate']),
+      expected4xx: parseStatuses(values['expect-4xx']),
+    },
+  };
+}
+
+/**
+ * The base URL: http or https, no credentials, query or fragment; http only to loopback unless
+ * allowed. Returned without a trailing slash.
+ */
+export function parseBaseUrl(text: string, allowInsecure: boolean): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`--base-url "${text}" is not a URL; give the API's base address, e.g. http://127.0.0.1:3000/v1.`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new UsageError(`--base-url must be an http or https URL, not ${url.protocol}`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new UsageError('--base-url must not contain credentials; pass the key with --api-key.');
+  }
+  if (url.search !== '' || url.hash !== '') {
+    throw new UsageError('--base-url must not have a query string or fragment; give the base address, ending in /v1.');
+  }
+  if (url.protocol === 'http:' && !isLoopback(url.hostname) && !allowInsecure) {
+    throw new UsageError(
+      `--base-url ${url.origin} is plain http to a host that is not this machine: the API key would travel unencrypted. ` +
+        'Use https, or pass --allow-insecure if you really mean it.',
+    );
+  }
+  url.pathname = url.pathname.replace(/\/+$/, '');
+  return url;
+}
+
+/** localhost, 127.0.0.0/8 and ::1 (URL.hostname keeps IPv6 addresses in brackets). */
+export function isLoopback(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, '');
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (host === '[::1]') return true;
+  const octets = host.split('.');
+  return octets.length === 4 && octets[0] === '127' && octets.every((o) => /^\d{1,3}$/.test(o) && Number(o) <= 255);
+}
+
+export function parseMix(text: string): Mix {
+  const weights: Record<Operation, number> = { list: 0, get: 0, create: 0 };
+  const seen = new Set<string>();
+  for (const part of text.split(',')) {
+    const match = /^\s*([a-z-]+)\s*:\s*(\d+(?:\.\d+)?)\s*$/.exec(part);
+    if (!match) throw new UsageError(`--mix "${text}": each entry is OPERATION:WEIGHT, e.g. ${DEFAULTS.mix}.`);
+    const [, name = '', weight = '0'] = match;
+    if (!(OPERATIONS as readonly string[]).includes(name)) {
+      throw new UsageError(`--mix: unknown operation "${name}" (known: ${OPERATIONS.join(', ')}).`);
+    }
+    if (seen.has(name)) throw new UsageError(`--mix: "${name}" is given twice.`);
+    seen.add(name);
+    weights[name as Operation] = Number(weight);
+  }
+  if (OPERATIONS.every((op) => weights[op] === 0)) throw new UsageError('--mix: at least one weight must be above 0.');
+  return weights;
+}
+
+export function formatMix(mix: Mix): string {
+  return OPERATIONS.filter((op) => mix[op] > 0)
+    .map((op) => `${op}:${mix[op]}`)
+    .join(',');
+}
+
+function parseRate(text: string | undefined): number {
+  if (text === undefined) return DEFAULTS.sloErrorRate;
+  const percent = text.trim().endsWith('%');
+  const value = Number(percent ? text.trim().slice(0, -1) : text);
+  const fraction = percent ? value / 100 : value;
+  if (text.trim() === '' || !Number.isFinite(fraction) || fraction < 0 || fraction > 1) {
+    throw new UsageError(`--slo-error-rate "${text}" must be a fraction from 0 to 1 (0.001) or a percentage (0.1%).`);
+  }
+  return fraction;
+}
+
+function parseStatuses(text: string | undefined): number[] {
+  if (text === undefined || text.trim() === '') return [];
+  return text.split(',').map((part) => {
+    const code = Number(part.trim());
+    if (!Number.isInteger(code) || code < 400 || code > 499) {
+      throw new UsageError(`--expect-4xx "${text}": give 4xx status codes separated by commas, e.g. 429.`);
+    }
+    return code;
+  });
+}
+
+function positiveNumber(
+  text: string | undefined,
+  flag: string,
+  fallback: number,
+  { integer = false, max = Number.MAX_SAFE_INTEGER, seconds = false }: { integer?: boolean; max?: number; seconds?: boolean } = {},
+): number {
+  if (text === undefined) return fallback;
+  // Durations may carry their unit: `30` or `30s`.
+  const value = Number(seconds ? text.trim().replace(/s$/, '') : text);
+  if (text.trim() === '' || !Number.isFinite(value) || value <= 0 || value > max || (integer && !Number.isInteger(value))) {
+    throw new UsageError(`${flag} "${text}" must be a positive ${integer ? 'integer' : 'number'} of at most ${max}.`);
+  }
+  return value;
+}
+
+function nonNegativeNumber(text: string | undefined, flag: string, fallback: number): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value < 0) throw new UsageError(`${flag} "${text}" must be a number ≥ 0.`);
+  return value;
+}

@@ -1,0 +1,61 @@
+/**
+ * Builds each function's bundle exactly as the CDK does (infra/bundling.ts handed to esbuild) and
+ * the FLOOR bundle with the same options, and says what each bundle holds, by package.
+ */
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { build, type Metafile } from 'esbuild';
+import { BUNDLE_FILE, esbuildBuildOptions } from '../../infra/bundling.ts';
+import { routes } from '../../lib/routes.ts';
+
+export const FLOOR = 'floor';
+export type BundleName = (typeof routes)[number]['functionName'] | typeof FLOOR;
+
+export interface Bundle {
+  readonly name: BundleName;
+  readonly file: string;
+  readonly bytes: number;
+  readonly sourceMapBytes: number;
+  /** Bytes in the output by package (`@smithy/core`, `zod`, …; `(service code)` for lib/ and functions/). */
+  readonly byPackage: ReadonlyMap<string, number>;
+  readonly metafile: Metafile;
+}
+
+export const FUNCTION_NAMES = [...new Set(routes.map((r) => r.functionName))];
+export const SERVICE_CODE = '(service code)';
+
+export async function buildBundles(outDir: string): Promise<Bundle[]> {
+  const entries: [BundleName, string][] = [
+    ...FUNCTION_NAMES.map((name): [BundleName, string] => [name, `functions/${name}.ts`]),
+    [FLOOR, 'test/bench/floor-handler.ts'],
+  ];
+  return Promise.all(
+    entries.map(async ([name, entry]) => {
+      const file = join(outDir, name, BUNDLE_FILE);
+      // metafile only adds esbuild's report of the inputs; the output bytes are the same.
+      const result = await build({ ...esbuildBuildOptions(entry, file), metafile: true, logLevel: 'warning' });
+      const output = Object.entries(result.metafile.outputs).find(([path]) => path.endsWith(BUNDLE_FILE))?.[1];
+      if (!output) throw new Error(`esbuild wrote no ${BUNDLE_FILE} for ${entry}`);
+      const byPackage = new Map<string, number>();
+      for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+        const key = packageOf(input);
+        byPackage.set(key, (byPackage.get(key) ?? 0) + bytesInOutput);
+      }
+      return {
+        name,
+        file,
+        bytes: (await stat(file)).size,
+        sourceMapBytes: (await stat(`${file}.map`)).size,
+        byPackage,
+        metafile: result.metafile,
+      };
+    }),
+  );
+}
+
+function packageOf(input: string): string {
+  const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
+  if (match?.[1]) return match[1];
+  if (/^(lib|functions)\//.test(input)) return SERVICE_CODE;
+  return input;
+}

@@ -1,0 +1,39 @@
+/**
+ * Fills a Pets table directly through the SDK: BatchWriteItem, 25 items a call, a bounded number
+ * of calls in flight. Ids are consecutive from `firstId`; statuses cycle through available,
+ * pending, sold and none (a quarter each, the last absent from the byStatus index).
+ */
+import { BatchWriteCommand, type BatchWriteCommandInput, type BatchWriteCommandOutput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+const BATCH = 25;
+const STATUSES = ['available', 'pending', 'sold', undefined] as const;
+
+export function seedPet(id: number): Record<string, string | number> {
+  const status = STATUSES[id % STATUSES.length];
+  return { id, name: `seed-pet-${id}`, categoryId: 1 + (id % 10), ...(status ? { status } : {}) };
+}
+
+export async function seedPets(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  firstId: number,
+  count: number,
+  parallel = 8,
+): Promise<number[]> {
+  const ids = Array.from({ length: count }, (_, i) => firstId + i);
+  let next = 0;
+  const worker = async () => {
+    while (next < ids.length) {
+      const chunk = ids.slice(next, next + BATCH);
+      next += BATCH;
+      let requestItems: BatchWriteCommandInput['RequestItems'] = { [tableName]: chunk.map((id) => ({ PutRequest: { Item: seedPet(id) } })) };
+      for (let attempt = 0; requestItems && Object.keys(requestItems).length > 0; attempt++) {
+        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 20 * 2 ** attempt)));
+        const output: BatchWriteCommandOutput = await client.send(new BatchWriteCommand({ RequestItems: requestItems }));
+        requestItems = output.UnprocessedItems;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: parallel }, worker));
+  return ids;
+}
