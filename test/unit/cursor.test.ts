@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeCursor, encodeCursor } from '../../lib/http/cursor.ts';
-import { HttpError } from '../../lib/http/errors.ts';
-
-function codeOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    return error instanceof HttpError ? error.code : 'not an HttpError';
-  }
-  return 'accepted';
-}
+import { thrownHttpError } from '../support/http-error.ts';
 
 describe('cursor codec', () => {
   it('round-trips the position for the filter it was issued for', () => {
@@ -22,16 +13,16 @@ describe('cursor codec', () => {
   });
 
   it('refuses a cursor issued for another filter', () => {
-    expect(codeOf(() => decodeCursor(encodeCursor('sold', 1), 'available'))).toBe('invalid_cursor');
-    expect(codeOf(() => decodeCursor(encodeCursor('sold', 1), undefined))).toBe('invalid_cursor');
-    expect(codeOf(() => decodeCursor(encodeCursor(undefined, 1), 'sold'))).toBe('invalid_cursor');
+    expect(thrownHttpError(() => decodeCursor(encodeCursor('sold', 1), 'available')).code).toBe('invalid_cursor');
+    expect(thrownHttpError(() => decodeCursor(encodeCursor('sold', 1), undefined)).code).toBe('invalid_cursor');
+    expect(thrownHttpError(() => decodeCursor(encodeCursor(undefined, 1), 'sold')).code).toBe('invalid_cursor');
   });
 
   it('refuses truncated, edited and invented cursors', () => {
     const cursor = encodeCursor(undefined, 987654321);
     const edited = `${cursor.slice(0, 5)}${cursor[5] === 'A' ? 'B' : 'A'}${cursor.slice(6)}`;
     for (const bad of [cursor.slice(0, -1), cursor.slice(0, 10), edited, 'abc', '.', `${cursor}.x`, 'e30.AAAAAAAAAAAA']) {
-      expect(codeOf(() => decodeCursor(bad, undefined)), bad).toBe('invalid_cursor');
+      expect(thrownHttpError(() => decodeCursor(bad, undefined)).code, bad).toBe('invalid_cursor');
     }
   });
 });

@@ -6,16 +6,7 @@ import { HttpError } from '../../lib/http/errors.ts';
 import { MAX_BODY_BYTES, parseJsonBody } from '../../lib/http/json-body.ts';
 import { setLogSink } from '../../lib/http/log.ts';
 import { DependencyUnavailableError } from '../../lib/store/errors.ts';
-
-function thrown(run: () => unknown): HttpError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof HttpError) return error;
-    throw error;
-  }
-  throw new Error('expected an HttpError');
-}
+import { thrownHttpError } from '../support/http-error.ts';
 
 describe('errorResponder', () => {
   const respond = (error: unknown, response?: unknown) => {
@@ -84,7 +75,7 @@ describe('bearerToken', () => {
   });
 
   it.each([undefined, '', '   ', 'Basic dXNlcjpwYXNz', 'Token abc', 'Bearer', 'Bearer   ', 'abc'])('refuses %j with a 401 challenge', (value) => {
-    const error = thrown(() => bearerToken(withAuth(value)));
+    const error = thrownHttpError(() => bearerToken(withAuth(value)));
     expect(error.status).toBe(401);
     expect(error.headers['WWW-Authenticate']).toMatch(/^Bearer /);
     expect(error.message).toContain('Authorization: Bearer <API_KEY>');
@@ -117,7 +108,7 @@ describe('parseJsonBody', () => {
     [event(Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d]).toString('base64'), 'application/json', true), 'validation_failed'],
     [event(`{"name":"${'x'.repeat(MAX_BODY_BYTES)}"}`, 'application/json'), 'payload_too_large'],
   ])('refuses %j as %s', (input, code) => {
-    expect(thrown(() => parseJsonBody(input)).code).toBe(code);
+    expect(thrownHttpError(() => parseJsonBody(input)).code).toBe(code);
   });
 
   it('accepts a body of exactly 64 KiB', () => {

@@ -3,16 +3,7 @@ import { MAX_NAME_LENGTH, NewPet } from '../../lib/domain/pet.ts';
 import { integerText, ListPetsQuery, PetIdPath } from '../../lib/domain/requests.ts';
 import { HttpError } from '../../lib/http/errors.ts';
 import { validate } from '../../lib/http/validate.ts';
-
-function rejection(run: () => unknown): HttpError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof HttpError) return error;
-    throw error;
-  }
-  throw new Error('expected a rejection');
-}
+import { thrownHttpError } from '../support/http-error.ts';
 
 describe('NewPet', () => {
   it('accepts the minimal and the full pet, keeping the name exactly as sent', () => {
@@ -41,7 +32,7 @@ describe('NewPet', () => {
     [{ name: 'Rex', categoryId: 1, id: 7 }, 'unknown field "id" (allowed: name, categoryId, status)'],
     [{ name: 'Rex', categoryId: 1, color: 'red', size: 2 }, 'unknown fields "color", "size"'],
   ])('rejects %j with a message naming the problem', (body, fragment) => {
-    const error = rejection(() => validate(NewPet, body, 'request body'));
+    const error = thrownHttpError(() => validate(NewPet, body, 'request body'));
     expect(error.toBody()).toMatchObject({ code: 'validation_failed', status: 400 });
     expect(error.message).toContain(fragment);
   });
@@ -55,15 +46,15 @@ describe('query and path parameters', () => {
   });
 
   it.each(['0', '101', '-1', '1.5', 'abc', ''])('rejects limit=%j', (limit) => {
-    const error = rejection(() => validate(ListPetsQuery, { limit: integerText(limit) }, 'query parameter'));
+    const error = thrownHttpError(() => validate(ListPetsQuery, { limit: integerText(limit) }, 'query parameter'));
     expect(error.message).toBe('Invalid query parameter: limit must be an integer from 1 to 100.');
   });
 
   it('rejects unknown query parameters by name', () => {
-    expect(rejection(() => validate(ListPetsQuery, { stauts: 'sold' }, 'query parameter')).message).toContain('unknown query parameter "stauts"');
+    expect(thrownHttpError(() => validate(ListPetsQuery, { stauts: 'sold' }, 'query parameter')).message).toContain('unknown query parameter "stauts"');
   });
 
   it.each(['0', '-1', 'abc', '007', '1.5', '9007199254740992'])('rejects petId=%j', (petId) => {
-    expect(rejection(() => validate(PetIdPath, { petId: integerText(petId) }, 'path parameter')).status).toBe(400);
+    expect(thrownHttpError(() => validate(PetIdPath, { petId: integerText(petId) }, 'path parameter')).status).toBe(400);
   });
 });
