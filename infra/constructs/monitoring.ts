@@ -11,11 +11,12 @@ import {
   ComparisonOperator,
   type IAlarm,
   type IMetric,
+  MathExpression,
   Stats,
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { Operation } from 'aws-cdk-lib/aws-dynamodb';
+import { type ITable, Operation } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
@@ -27,7 +28,10 @@ import type { ServiceTable } from './data-tables.ts';
 /** One-minute data, so a canary (5 minutes) is judged on several points. */
 const PERIOD = Duration.minutes(1);
 
-/** The table operations whose throttling is watched (a CloudWatch alarm takes at most 10 metrics). */
+/**
+ * The table operations whose throttling is watched: every operation the functions and the key CLI
+ * use, and the rest of the common ones (an alarm takes at most 10 metrics: these 8 and the sum).
+ */
 const WATCHED_OPERATIONS = [
   Operation.GET_ITEM,
   Operation.PUT_ITEM,
@@ -106,7 +110,7 @@ export class Monitoring extends Construct {
     for (const { definition, table } of props.tables) {
       tableThrottles[definition.logicalName] = countAlarm(this, `${definition.logicalName}ThrottledRequests`, {
         alarmName: `${prefix}-${definition.logicalName}-throttled-requests`,
-        metric: table.metricThrottledRequestsForOperations({ operations: WATCHED_OPERATIONS, period: PERIOD }),
+        metric: throttledRequests(table),
         what: `requests to the ${definition.logicalName} table were throttled`,
       });
     }
@@ -160,6 +164,31 @@ export class Monitoring extends Construct {
     if (alarms.length > 10) throw new Error(`${alarms.length} alarms for ${functionName}; CodeDeploy takes 10`);
     return alarms;
   }
+}
+
+/**
+ * ThrottledRequests summed over the watched operations. DynamoDB publishes the metric of an
+ * operation only for minutes in which it was throttled, and metric math has no value for a minute
+ * in which any operand is missing; so each operand is FILLed with 0, or the sum (as the CDK's
+ * metricThrottledRequestsForOperations builds it) would almost never have a data point to alarm on.
+ */
+function throttledRequests(table: ITable): IMetric {
+  const usingMetrics = Object.fromEntries(
+    WATCHED_OPERATIONS.map((operation, i) => [
+      `throttled${i}`,
+      table.metric('ThrottledRequests', {
+        dimensionsMap: { TableName: table.tableName, Operation: operation },
+        statistic: Stats.SUM,
+        period: PERIOD,
+      }),
+    ]),
+  );
+  return new MathExpression({
+    expression: Object.keys(usingMetrics).map((id) => `FILL(${id}, 0)`).join(' + '),
+    usingMetrics,
+    label: 'Throttled requests, all operations',
+    period: PERIOD,
+  });
 }
 
 interface CountAlarmProps {

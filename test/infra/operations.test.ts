@@ -75,11 +75,25 @@ describe.each(STAGE_NAMES)('%s alarms', (stage) => {
     }
   });
 
-  it.each(allTables.map((t) => t.logicalName))('watches throttled requests on the %s table', (table) => {
-    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      AlarmName: `PetStore-${stage}-${table}-throttled-requests`,
-      Metrics: Match.arrayWith([Match.objectLike({ Expression: Match.anyValue() })]),
-    });
+  it.each(allTables.map((t) => t.logicalName))('watches throttled requests on the %s table, every operand filled with 0', (table) => {
+    const [alarm] = Object.values(
+      template.findResources('AWS::CloudWatch::Alarm', { Properties: { AlarmName: `PetStore-${stage}-${table}-throttled-requests` } }),
+    ) as { Properties: { Metrics: ThrottleQuery[] } }[];
+    const queries = alarm?.Properties.Metrics ?? [];
+    const operands = queries.filter((q) => q.MetricStat);
+    const sum = queries.filter((q) => q.Expression);
+    // DynamoDB publishes an operation's ThrottledRequests only in minutes it was throttled, and a
+    // metric-math sum has no value where an operand is missing: unFILLed, the alarm never fires.
+    expect(sum).toHaveLength(1);
+    expect(sum[0]?.ReturnData ?? true).toBe(true);
+    expect(sum[0]?.Expression?.split(' + ').sort()).toEqual(operands.map((q) => `FILL(${q.Id}, 0)`).sort());
+    expect(operands.map((q) => q.MetricStat?.Metric.Dimensions.find((d) => d.Name === 'Operation')?.Value)).toEqual(
+      expect.arrayContaining(['GetItem', 'PutItem', 'UpdateItem', 'Query', 'Scan']),
+    );
+    for (const q of operands) {
+      expect(q.ReturnData).toBe(false);
+      expect(q.MetricStat).toMatchObject({ Metric: { Namespace: 'AWS/DynamoDB', MetricName: 'ThrottledRequests' }, Period: 60, Stat: 'Sum' });
+    }
   });
 
   it('has the expected number of alarms', () => {
@@ -265,3 +279,10 @@ describe('cdk-nag (AWS Solutions)', () => {
     expect([...acknowledged]).toEqual(expect.arrayContaining(['AwsSolutions-APIG4', 'AwsSolutions-COG4']));
   });
 });
+
+interface ThrottleQuery {
+  readonly Id: string;
+  readonly Expression?: string;
+  readonly ReturnData?: boolean;
+  readonly MetricStat?: { Metric: { Namespace: string; MetricName: string; Dimensions: { Name: string; Value: unknown }[] }; Period: number; Stat: string };
+}
