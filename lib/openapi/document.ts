@@ -111,7 +111,8 @@ const OPERATIONS: Record<Route['operationId'], OperationContract> = {
   listPets: {
     summary: 'List animals',
     description:
-      'A page of animals, optionally filtered by availability status, in id order. When more follow, the ' +
+      'A page of animals, optionally filtered by availability status: in id (creation) order with `status`, in no ' +
+      'particular order without it. Following the pages visits every animal that exists throughout, once. When more follow, the ' +
       '`Link` header with `rel="next"` gives the URL of the next page (it keeps `limit` and `status` and adds ' +
       'the opaque `cursor`); the last page has no such header.',
     query: 'ListPetsQuery',
