@@ -73,7 +73,9 @@ export class PetStoreStack extends Stack {
     Tags.of(this).add('Stage', settings.stage);
 
     const logRetention = retentionDays(settings.logRetentionDays);
-    const logRemovalPolicy = settings.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    // Production logs outlive the stack, but not a failed first deploy (RetainExceptOnCreate): their
+    // names are fixed, and a log group kept by that rollback would make the retry fail.
+    const logRemovalPolicy = settings.production ? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE : RemovalPolicy.DESTROY;
 
     this.tables = new DataTables(this, 'Tables', { protectData: settings.production });
 

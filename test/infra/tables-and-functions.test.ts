@@ -112,6 +112,12 @@ describe.each(STAGE_NAMES)('%s tables', (stage) => {
     });
   });
 
+  it('keeps production log groups after the stack, but not after a failed first deploy (their names are fixed)', () => {
+    const logGroups = Object.values(resourcesOf(template, 'AWS::Logs::LogGroup'));
+    expect(logGroups.length).toBeGreaterThan(0);
+    for (const group of logGroups) expect(group.DeletionPolicy).toBe(production ? 'RetainExceptOnCreate' : 'Delete');
+  });
+
   it('has the Pets table keyed by numeric id with the byStatus index', () => {
     template.hasResourceProperties('AWS::DynamoDB::Table', {
       TableName: `PetStore-${stage}-Pets`,
@@ -158,7 +164,8 @@ describe.each(STAGE_NAMES)('%s functions', (stage) => {
     expect(template.toJSON().Resources[logGroupId]).toMatchObject({
       Type: 'AWS::Logs::LogGroup',
       Properties: { LogGroupName: `/aws/lambda/PetStore-${stage}-${name}`, RetentionInDays: retention },
-      DeletionPolicy: stage === 'production' ? 'Retain' : 'Delete',
+      // Kept when the stack goes, but not by the rollback of a failed first deploy: the name is fixed.
+      DeletionPolicy: stage === 'production' ? 'RetainExceptOnCreate' : 'Delete',
     });
   });
 
