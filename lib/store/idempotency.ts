@@ -44,9 +44,10 @@ export class IdempotencyRecords {
   async run(recordKey: string, newPet: NewPet, pets: PetWrites): Promise<CreatedPet> {
     const bodyHash = hashNewPet(newPet);
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      const { record, fresh } = await this.#reserve(recordKey, bodyHash);
+      const record = await this.#reserve(recordKey, bodyHash);
       if (record.bodyHash !== bodyHash) throw new IdempotencyKeyReusedError();
-      if (await pets.put(record.petId)) return { pet: { id: record.petId, ...newPet }, replayed: !fresh };
+      // Whoever reserved the key, the request whose put succeeds is the one that created the pet.
+      if (await pets.put(record.petId)) return { pet: { id: record.petId, ...newPet }, replayed: false };
       const existing = await pets.get(record.petId);
       if (existing && hashNewPet(existing) === bodyHash) return { pet: existing, replayed: true };
       // The reserved id went to an unrelated pet (two ids drawn alike in one millisecond):
@@ -56,7 +57,8 @@ export class IdempotencyRecords {
     throw new Error(`Idempotent create did not settle after ${MAX_ATTEMPTS} attempts`);
   }
 
-  async #reserve(recordKey: string, bodyHash: string): Promise<{ record: IdempotencyRecord; fresh: boolean }> {
+  /** The key's record: a new one reserved by this call, or the one already there. */
+  async #reserve(recordKey: string, bodyHash: string): Promise<IdempotencyRecord> {
     const nowSeconds = Math.floor(this.#now() / 1000);
     const record: IdempotencyRecord = { recordKey, petId: generatePetId(), bodyHash, expiresAt: nowSeconds + IDEMPOTENCY_TTL_SECONDS };
     try {
@@ -69,13 +71,13 @@ export class IdempotencyRecords {
           ExpressionAttributeValues: { ':now': nowSeconds },
         }),
       );
-      return { record, fresh: true };
+      return record;
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw classifyStoreError(error, 'reserve idempotency key');
     }
     try {
       const { Item } = await this.#client.send(new GetCommand({ TableName: this.#tableName, Key: { recordKey }, ConsistentRead: true }));
-      if (Item) return { record: Item as IdempotencyRecord, fresh: false };
+      if (Item) return Item as IdempotencyRecord;
     } catch (error) {
       throw classifyStoreError(error, 'read idempotency record');
     }

@@ -42,6 +42,7 @@ describe('idempotent create', () => {
       Array.from({ length: 20 }, () => pets.create({ name: 'Racer', categoryId: 2 }, { idempotencyKey: 'k-race' })),
     );
     expect(new Set(results.map((r) => r.pet.id)).size).toBe(1);
+    expect(results.filter((r) => !r.replayed)).toHaveLength(1);
     expect(results.every((r) => r.pet.name === 'Racer' && r.pet.status === undefined)).toBe(true);
     expect(await petCount()).toBe(before + 1);
   });
@@ -63,7 +64,8 @@ describe('idempotent create', () => {
       }),
     );
     const result = await pets.create({ name: 'Half', categoryId: 3 }, { idempotencyKey: 'k-died' });
-    expect(result.pet).toEqual({ id: petId, name: 'Half', categoryId: 3 });
+    // The first request never answered, so this is no replay: this request created the pet.
+    expect(result).toEqual({ pet: { id: petId, name: 'Half', categoryId: 3 }, replayed: false });
     expect(await pets.get(petId)).toEqual(result.pet);
   });
 
@@ -76,6 +78,7 @@ describe('idempotent create', () => {
       }),
     );
     const result = await pets.create({ name: 'Mine', categoryId: 4 }, { idempotencyKey: 'k-collide' });
+    expect(result.replayed).toBe(false);
     expect(result.pet.id).not.toBe(unrelated.id);
     expect(result.pet.name).toBe('Mine');
     expect(await pets.get(unrelated.id)).toEqual(unrelated);
