@@ -19,7 +19,8 @@ export function validate<S extends z.ZodMiniType>(schema: S, input: unknown, sou
   if (result.success) return result.data as z.infer<S>;
   const allowed = allowedKeys(schema);
   const problems = (result.error.issues as readonly Issue[]).map((issue) => describe(issue, input, source, allowed));
-  throw new HttpError('validation_failed', `Invalid ${source}: ${problems.join('; ')}.`);
+  // Two checks of one field can fail alike (an id past 2^53 is neither a safe integer nor in range).
+  throw new HttpError('validation_failed', `Invalid ${source}: ${[...new Set(problems)].join('; ')}.`);
 }
 
 function describe(issue: Issue, input: unknown, source: InputSource, allowed: string[]): string {
