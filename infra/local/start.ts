@@ -11,17 +11,19 @@ if (!Number.isInteger(port) || port < 0 || port > 65_535) {
   process.exit(2);
 }
 const dataDir = process.env.PETSTORE_DATA_DIR || DEFAULT_DATA_DIR;
+// Read before startLocalStack, which sets it to the embedded store's address for the handlers.
+const externalStore = process.env.PETSTORE_DYNAMODB_ENDPOINT || undefined;
 
 try {
   const stack = await startLocalStack({
     port,
     dataDir,
     apiKey: process.env.PETSTORE_API_KEY || undefined,
-    dynamodbEndpoint: process.env.PETSTORE_DYNAMODB_ENDPOINT || undefined,
+    dynamodbEndpoint: externalStore,
   });
   const lines = [
     `Pet Store API listening on ${stack.url}`,
-    `  store: ${process.env.PETSTORE_DYNAMODB_ENDPOINT ? stack.dynamodbEndpoint : `embedded dynalite (${dataDir === IN_MEMORY ? 'in memory' : dataDir})`}`,
+    `  store: ${externalStore ? stack.dynamodbEndpoint : `embedded dynalite (${dataDir === IN_MEMORY ? 'in memory' : dataDir})`}`,
   ];
   if (stack.issuedApiKey) {
     lines.push(

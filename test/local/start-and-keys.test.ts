@@ -38,6 +38,7 @@ describe('npm start', () => {
     servers.push(first);
     const key = /development API key[^:]*: (psk_[A-Za-z0-9_-]{32})/.exec(first.output())?.[1];
     expect(key, first.output()).toBeDefined();
+    expect(first.output()).toContain(`store: embedded dynalite (${dataDir})`);
     expect((await get(first.url, key as string)).status).toBe(200);
     expect(first.output().split(key as string)).toHaveLength(3); // printed in two lines, logged nowhere else
     expect(await first.stop()).toBe(0);
