@@ -8,7 +8,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { KeyVerifier } from '../auth/key-verifier.ts';
 import { HttpError } from './errors.ts';
-import { type ApiResult, header } from './response.ts';
+import { type ApiResult, headerValues, type RequestHeaders } from './response.ts';
 
 const CREDENTIALS = /^([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)(?:[ \t]+(.*))?$/;
 
@@ -18,8 +18,13 @@ function unauthorized(message: string, invalidToken = false): HttpError {
 }
 
 /** Returns the bearer token of the request, or throws the 401 that explains what is wrong. */
-export function bearerToken(event: Pick<APIGatewayProxyEvent, 'headers'>): string {
-  const value = header(event.headers, 'authorization');
+export function bearerToken(event: RequestHeaders): string {
+  const values = headerValues(event, 'authorization');
+  // Refused rather than resolved: which of two keys a proxy or a framework keeps is anyone's guess.
+  if (values.length > 1) {
+    throw unauthorized(`${values.length} Authorization headers: send exactly one, as "Authorization: Bearer <API_KEY>".`);
+  }
+  const value = values[0];
   if (value === undefined || value.trim() === '') {
     throw unauthorized('Missing API key: send it as "Authorization: Bearer <API_KEY>".');
   }

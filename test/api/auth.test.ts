@@ -7,7 +7,7 @@ import { generateApiKey, newApiKeyRecord } from '../../lib/auth/api-keys.ts';
 import { createDocumentClient } from '../../lib/store/dynamodb-client.ts';
 import { DynamoDbApiKeyStore } from '../../lib/store/dynamodb-api-key-store.ts';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
-import { createPet, expectError, expectJson, expectPet, type Pet, walkPages } from './helpers.ts';
+import { createPet, expectError, expectJson, expectPet, type Pet, rawError, rawRequest, walkPages } from './helpers.ts';
 
 let api: TestApi;
 let client: ReturnType<typeof createDocumentClient> | undefined;
@@ -87,6 +87,26 @@ const refused: ReadonlyArray<[string, () => string | null]> = [
 describe.each(OPERATIONS)('%s refuses with 401 unauthorized and a Bearer challenge', (operation) => {
   it.each(refused)('%s', async (_, authorization) => {
     await expectUnauthorized(await call(operation, authorization()));
+  });
+});
+
+describe('ambiguous credentials', () => {
+  it.each(OPERATIONS)('%s refuses two Authorization headers, even when one holds the valid key', async (operation) => {
+    const target = operation === 'getPet' ? `/pets/${pet.id}` : '/pets';
+    const body = operation === 'createPet' ? JSON.stringify({ name: 'Twice', categoryId: 1 }) : undefined;
+    for (const pair of [
+      [`Bearer ${api.apiKey}`, `Bearer ${generateApiKey()}`],
+      [`Bearer ${generateApiKey()}`, `Bearer ${api.apiKey}`],
+      [`Bearer ${api.apiKey}`, `Bearer ${api.apiKey}`],
+    ]) {
+      const res = await rawRequest(`${api.url}${target}`, {
+        method: operation === 'createPet' ? 'POST' : 'GET',
+        headers: [['Authorization', pair[0] as string], ['authorization', pair[1] as string], ['Content-Type', 'application/json']],
+        ...(body ? { body } : {}),
+      });
+      expect(rawError(res, 401, 'unauthorized').message).toMatch(/exactly one/);
+      expect(res.headers['www-authenticate']).toMatch(/^Bearer /);
+    }
   });
 });
 

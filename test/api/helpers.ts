@@ -3,6 +3,7 @@
  * to the service over real HTTP (see ../support/local-api.ts). The only things they touch in the
  * test process is, for failure injection, the environment the handlers read.
  */
+import { request as httpRequest } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import type { TestApi } from '../support/local-api.ts';
@@ -150,10 +151,6 @@ export const sortedIds = (pets: readonly Pet[]): number[] => pets.map((p) => p.i
 /** The base URL's origin, e.g. `http://127.0.0.1:40123`. */
 export const origin = (api: TestApi): string => new URL(api.url).origin;
 
-/**
- * The handlers run in the test process and log one JSON line per request to stdout; the suites
- * keep that quiet (logging.test.ts captures it instead). Returns the function that restores it.
- */
 /** Sets environment variables for the duration of `run`, then restores them exactly. */
 export async function withEnv<T>(vars: Record<string, string>, run: () => Promise<T>): Promise<T> {
   const saved = Object.fromEntries(Object.keys(vars).map((name) => [name, process.env[name]]));
@@ -175,4 +172,38 @@ export async function closedPort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+export interface RawResponse {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: string;
+}
+
+/**
+ * One request with its header lines exactly as given, repetitions included (fetch would merge a
+ * repeated header into one comma-separated line). Not checked against the OpenAPI document.
+ */
+export function rawRequest(url: string, init: { method?: string; headers: [string, string][]; body?: string }): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    // Given as raw lines, the headers replace Node's defaults, Host among them.
+    const lines = init.headers.some(([name]) => name.toLowerCase() === 'host') ? init.headers : [['Host', new URL(url).host], ...init.headers];
+    const req = httpRequest(url, { method: init.method ?? 'GET', headers: lines.flat() }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
+
+/** The Error body of a raw response, checked for the spec's shape. */
+export function rawError(res: RawResponse, status: number, code: string): ErrorBody {
+  expect(res.status, res.body).toBe(status);
+  expect(res.headers['content-type']).toMatch(/^application\/json/);
+  const body = JSON.parse(res.body) as ErrorBody;
+  expect(body).toEqual({ code, message: expect.any(String), status });
+  return body;
 }

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
+import { rawError, rawRequest } from './helpers.ts';
 
 let api: TestApi;
 
@@ -81,6 +82,22 @@ describe('Idempotency-Key', () => {
     const theirs = await create({ name: 'Scoped', categoryId: 1 }, key, other);
     expect(theirs.status).toBe(201);
     expect(((await theirs.json()) as { id: number }).id).not.toBe((mine as { id: number }).id);
+  });
+
+  it('refuses two Idempotency-Key headers with 400, creating nothing', async () => {
+    const name = `Two keys ${randomUUID()}`;
+    const res = await rawRequest(`${api.url}/pets`, {
+      method: 'POST',
+      headers: [
+        ['Authorization', `Bearer ${api.apiKey}`],
+        ['Content-Type', 'application/json'],
+        ['Idempotency-Key', randomUUID()],
+        ['Idempotency-Key', randomUUID()],
+      ],
+      body: JSON.stringify({ name, categoryId: 1 }),
+    });
+    expect(rawError(res, 400, 'validation_failed').message).toMatch(/Idempotency-Key/);
+    expect(await countByName(name)).toBe(0);
   });
 
   it('accepts the structured-field form and refuses malformed keys', async () => {

@@ -74,6 +74,14 @@ describe('bearerToken', () => {
     expect(bearerToken({ headers: { authorization: 'Bearer lower-case-header' } })).toBe('lower-case-header');
   });
 
+  it('refuses several Authorization lines, whatever their casing, even when they agree', () => {
+    const twice = { headers: { authorization: 'Bearer b' }, multiValueHeaders: { Authorization: ['Bearer a'], authorization: ['Bearer b'] } };
+    expect(thrownHttpError(() => bearerToken(twice)).message).toMatch(/^2 Authorization headers: send exactly one/);
+    const same = { headers: { Authorization: 'Bearer a' }, multiValueHeaders: { Authorization: ['Bearer a', 'Bearer a'] } };
+    expect(thrownHttpError(() => bearerToken(same)).status).toBe(401);
+    expect(bearerToken({ headers: { Authorization: 'Bearer a' }, multiValueHeaders: { Authorization: ['Bearer a'] } })).toBe('a');
+  });
+
   it.each([undefined, '', '   ', 'Basic dXNlcjpwYXNz', 'Token abc', 'Bearer', 'Bearer   ', 'abc'])('refuses %j with a 401 challenge', (value) => {
     const error = thrownHttpError(() => bearerToken(withAuth(value)));
     expect(error.status).toBe(401);
