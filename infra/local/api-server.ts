@@ -189,7 +189,8 @@ function splitTarget(target: string): [string, string] {
   return at === -1 ? [target, ''] : [target.slice(0, at), target.slice(at + 1)];
 }
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM keeps a byte order mark in the text, as API Gateway passes the body on untouched.
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 function decodeUtf8(bytes: Buffer): string | undefined {
   try {
     return strictUtf8.decode(bytes);

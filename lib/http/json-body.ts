@@ -39,6 +39,8 @@ export function parseJsonBody(event: Pick<APIGatewayProxyEvent, 'body' | 'header
   } catch {
     throw new HttpError('validation_failed', 'Request body is not valid UTF-8.');
   }
+  // RFC 8259 §8.1 lets a parser ignore a byte order mark; JSON.parse does not, so it goes here.
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   let value: unknown;
   try {
     value = JSON.parse(text);

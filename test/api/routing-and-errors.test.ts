@@ -218,6 +218,12 @@ describe('local API fidelity', () => {
     }
   });
 
+  it('accepts a body that starts with a byte order mark (RFC 8259 lets a parser ignore it)', async () => {
+    const body = new Uint8Array(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ name: 'Bom', categoryId: 1 }))]));
+    const res = await api.request('/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect((await expectJson<Pet>(res, 201)).name).toBe('Bom');
+  });
+
   it('accepts a UTF-8 body with multi-byte characters', async () => {
     const body = new TextEncoder().encode(JSON.stringify({ name: 'Ünïcødé 🐾', categoryId: 1 }));
     const res = await api.request('/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body });

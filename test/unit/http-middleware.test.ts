@@ -97,6 +97,11 @@ describe('parseJsonBody', () => {
     headers: contentType === undefined ? {} : { 'content-type': contentType },
   });
 
+  it('ignores a leading byte order mark, in text and in base64 bodies alike', () => {
+    expect(parseJsonBody(event('\uFEFF{"a":1}', 'application/json'))).toEqual({ a: 1 });
+    expect(parseJsonBody(event(Buffer.from('\uFEFF{"a":1}').toString('base64'), 'application/json', true))).toEqual({ a: 1 });
+  });
+
   it('parses a JSON object with a JSON content type', () => {
     expect(parseJsonBody(event('{"a":1}', 'application/json'))).toEqual({ a: 1 });
     expect(parseJsonBody(event('{"a":1}', 'Application/JSON; charset=UTF-8'))).toEqual({ a: 1 });

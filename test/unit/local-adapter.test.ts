@@ -1,0 +1,41 @@
+/** The local API's translation of an HTTP request into the REST proxy event API Gateway would send. */
+import type { IncomingMessage } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { toProxyEvent } from '../../infra/local/api-server.ts';
+
+/** The members of a request toProxyEvent reads. */
+function request(rawHeaders: string[]): IncomingMessage {
+  return { rawHeaders, headers: {}, httpVersion: '1.1', socket: { remoteAddress: '127.0.0.1' } } as unknown as IncomingMessage;
+}
+
+const eventFor = (rawHeaders: string[], body: Buffer) =>
+  toProxyEvent(request(['Host', 'local', ...rawHeaders]), {
+    requestId: 'r-1',
+    method: 'POST',
+    path: '/v1/pets',
+    search: '',
+    body,
+    resource: '/v1/pets',
+    pathParameters: null,
+  });
+
+describe('toProxyEvent', () => {
+  it('passes a UTF-8 body on as text, byte order mark included, as API Gateway does', () => {
+    const event = eventFor([], Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}')]));
+    expect(event.isBase64Encoded).toBe(false);
+    expect(event.body).toBe('\uFEFF{"a":1}');
+  });
+
+  it('passes bytes that are not UTF-8 base64-encoded, flagged', () => {
+    const event = eventFor([], Buffer.from([0x7b, 0xff, 0x7d]));
+    expect(event.isBase64Encoded).toBe(true);
+    expect(Buffer.from(event.body ?? '', 'base64')).toEqual(Buffer.from([0x7b, 0xff, 0x7d]));
+  });
+
+  it('keeps every line of a repeated header, with its casing, and the last one in headers', () => {
+    const event = eventFor(['Authorization', 'Bearer a', 'authorization', 'Bearer b', 'X-Thing', '1', 'X-Thing', '2'], Buffer.alloc(0));
+    expect(event.multiValueHeaders).toMatchObject({ Authorization: ['Bearer a'], authorization: ['Bearer b'], 'X-Thing': ['1', '2'] });
+    expect(event.headers['X-Thing']).toBe('2');
+    expect(event.body).toBeNull();
+  });
+});
