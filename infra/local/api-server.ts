@@ -5,7 +5,8 @@
  * handler module the CDK deploys, and writes the handler's result back.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { HttpError } from '../../lib/http/errors.ts';
@@ -58,6 +59,7 @@ export async function startLocalApi(options: LocalApiOptions = {}): Promise<Loca
       else res.destroy();
     });
   });
+  server.on('clientError', answerMalformedRequest);
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -89,6 +91,33 @@ async function handle(req: IncomingMessage, res: ServerResponse, handlers: Recor
   const event = toProxyEvent(req, { requestId, method, path, search, body, resource: API_BASE_PATH + match.resource, pathParameters: match.pathParameters });
   const result = await handlers[route.functionName](event, lambdaContext(requestId, route.functionName));
   send(res, result);
+}
+
+/**
+ * A request Node's HTTP parser refuses (an unknown method, a malformed request line or header)
+ * never reaches `handle`. Node would answer a bare 400; this answers it in the Error shape, as
+ * every other refusal, and closes the connection, whose framing can no longer be trusted.
+ */
+function answerMalformedRequest(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || !error.code?.startsWith('HPE_')) {
+    socket.destroy();
+    return;
+  }
+  const what =
+    error.code === 'HPE_INVALID_METHOD'
+      ? 'its method is not an HTTP method'
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? 'its headers are too large'
+        : 'it is not valid HTTP/1.1';
+  const result = gatewayError(new HttpError('validation_failed', `The request could not be read: ${what}.`), randomUUID());
+  const body = Buffer.from(result.body, 'utf8');
+  const head = [
+    `HTTP/1.1 ${result.statusCode} ${STATUS_CODES[result.statusCode] ?? ''}`,
+    ...Object.entries(result.headers ?? {}).map(([name, value]) => `${name}: ${String(value)}`),
+    `Content-Length: ${body.length}`,
+    'Connection: close',
+  ];
+  socket.end(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`, 'latin1'), body]));
 }
 
 function gatewayError(error: HttpError, requestId: string): APIGatewayProxyResult {

@@ -3,6 +3,7 @@
  * the Error shape and headers of every kind of answer, the server-side failures (500, 503), and the
  * fidelity of the local API to API Gateway (request ids, bytes that are not UTF-8).
  */
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../lib/auth/api-keys.ts';
 import { ENV } from '../../lib/config.ts';
@@ -45,6 +46,18 @@ function fetchAt(path: string, init: RequestInit & { auth?: string | null } = {}
   const headers = new Headers(rest.headers);
   if (auth !== null) headers.set('authorization', `Bearer ${auth ?? api.apiKey}`);
   return fetch(`${origin(api)}${path}`, { ...rest, headers });
+}
+
+/** Writes `request` as raw bytes on a new connection and returns everything the server sends back. */
+function sendRaw(base: string, request: string): Promise<string> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = connect(Number(port), hostname, () => socket.write(request));
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    socket.on('error', reject);
+  });
 }
 
 const allowOf = (res: Response): string[] =>
@@ -216,6 +229,21 @@ describe('local API fidelity', () => {
       const res = await api.request('/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       await expectError(res, 400, 'validation_failed', [/UTF-8/i]);
     }
+  });
+
+  it.each([
+    ['an unknown method', 'FOO /v1/pets HTTP/1.1\r\nHost: local\r\n\r\n', /method/],
+    ['a malformed request line', 'GET /v1/pets HTTP/9\r\nHost: local\r\n\r\n', /not valid HTTP/],
+    ['a header line without a colon', 'GET /v1/pets HTTP/1.1\r\nHost: local\r\nno colon here\r\n\r\n', /not valid HTTP/],
+  ])('answers %s, which Node refuses before any handler, with a 400 Error body, and keeps serving', async (_, request, why) => {
+    const raw = await sendRaw(origin(api), request);
+    const [head = '', body = ''] = raw.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(head).toMatch(/\r\nContent-Type: application\/json\r\n/i);
+    expect(head).toMatch(/\r\nX-Request-Id: \S+/i);
+    const error = JSON.parse(body) as { code: string; message: string; status: number };
+    expect(error).toEqual({ code: 'validation_failed', message: expect.stringMatching(why), status: 400 });
+    expect((await api.request('/pets?limit=1')).status).toBe(200);
   });
 
   it('accepts a body that starts with a byte order mark (RFC 8259 lets a parser ignore it)', async () => {
