@@ -12,6 +12,7 @@ import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { esbuildOptions } from '../bundling.ts';
+import { MEMORY_MB, TIMEOUT_SECONDS } from '../function-limits.ts';
 import type { ServiceTable } from './data-tables.ts';
 
 /** The repository root: the bundling input, holding package-lock.json and functions/. */
@@ -57,12 +58,6 @@ export interface ApiFunctionProps {
   readonly environment?: Readonly<Record<string, string>>;
 }
 
-/** 1 GB: Lambda allots CPU in proportion to memory, and the extra CPU shortens the cold start
- * (loading the bundled SDK) far more than it costs at this traffic. */
-export const MEMORY_MB = 1024;
-/** 10 s: one DynamoDB call with SDK retries takes well under a second; this leaves room for
- * retries and stays far below API Gateway's 29 s integration limit. Local mode uses the same. */
-export const TIMEOUT = Duration.seconds(10);
 
 export class ApiFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
@@ -86,7 +81,7 @@ export class ApiFunction extends NodejsFunction {
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: MEMORY_MB,
-      timeout: TIMEOUT,
+      timeout: Duration.seconds(TIMEOUT_SECONDS),
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
       bundling: nodejsBundling(),

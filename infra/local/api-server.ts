@@ -19,11 +19,10 @@ import {
 } from '../../lib/http/gateway-errors.ts';
 import { API_BASE_PATH, matchResource, routes, type Route } from '../../lib/routes.ts';
 import { openApiDocumentResponse } from '../../lib/openapi/serve.ts';
+import { MEMORY_MB, TIMEOUT_SECONDS } from '../function-limits.ts';
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
-/** The deployed functions' timeout (infra), so middy's early-timeout logic behaves the same. */
-const FUNCTION_TIMEOUT_MS = 10_000;
 export const LOCAL_STAGE = 'local';
 
 export interface LocalApi {
@@ -228,17 +227,18 @@ function decodeUtf8(bytes: Buffer): string | undefined {
   }
 }
 
-function lambdaContext(requestId: string, functionName: string): Context {
-  const deadline = Date.now() + FUNCTION_TIMEOUT_MS;
+/** The Lambda context a deployed function gets: its memory, and a deadline one timeout away. */
+export function lambdaContext(requestId: string, functionName: string, stream = LOCAL_STAGE): Context {
+  const deadline = Date.now() + TIMEOUT_SECONDS * 1000;
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName,
     functionVersion: '$LATEST',
     invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '256',
+    memoryLimitInMB: String(MEMORY_MB),
     awsRequestId: requestId,
     logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
+    logStreamName: stream,
     getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
     done: () => undefined,
     fail: () => undefined,

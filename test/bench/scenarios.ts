@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { toProxyEvent } from '../../infra/local/api-server.ts';
+import { lambdaContext as localLambdaContext, toProxyEvent } from '../../infra/local/api-server.ts';
 import type { Route } from '../../lib/routes.ts';
 
 export type ScenarioId = 'list' | 'list-status' | 'create' | 'get';
@@ -74,21 +74,7 @@ export function proxyEvent(spec: RequestSpec, apiKey: string, requestId: string)
   });
 }
 
-/** A Lambda context with the deployed timeout (10 s). */
+/** The Lambda context of a deployed function (the local API's), named for the benchmark. */
 export function lambdaContext(functionName: string, requestId: string): Context {
-  const deadline = Date.now() + 10_000;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${functionName}`,
-    memoryLimitInMB: '1024',
-    awsRequestId: requestId,
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'bench',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
+  return localLambdaContext(requestId, functionName, 'bench');
 }

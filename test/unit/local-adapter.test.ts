@@ -1,7 +1,8 @@
-/** The local API's translation of an HTTP request into the REST proxy event API Gateway would send. */
+/** The local API's translation of an HTTP request into what a deployed function receives. */
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { toProxyEvent } from '../../infra/local/api-server.ts';
+import { MEMORY_MB, TIMEOUT_SECONDS } from '../../infra/function-limits.ts';
+import { lambdaContext, toProxyEvent } from '../../infra/local/api-server.ts';
 
 /** The members of a request toProxyEvent reads. */
 function request(rawHeaders: string[]): IncomingMessage {
@@ -37,5 +38,16 @@ describe('toProxyEvent', () => {
     expect(event.multiValueHeaders).toMatchObject({ Authorization: ['Bearer a'], authorization: ['Bearer b'], 'X-Thing': ['1', '2'] });
     expect(event.headers['X-Thing']).toBe('2');
     expect(event.body).toBeNull();
+  });
+});
+
+describe('lambdaContext', () => {
+  it('gives the handlers the deployed memory and a deadline one function timeout away', () => {
+    const context = lambdaContext('r-1', 'get-pet');
+    expect(context.memoryLimitInMB).toBe(String(MEMORY_MB));
+    expect(context.awsRequestId).toBe('r-1');
+    const remaining = context.getRemainingTimeInMillis();
+    expect(remaining).toBeLessThanOrEqual(TIMEOUT_SECONDS * 1000);
+    expect(remaining).toBeGreaterThan(TIMEOUT_SECONDS * 1000 - 1000);
   });
 });
