@@ -25,23 +25,28 @@ export interface GatewayError {
  * the CloudFormation `ResponseType` values). Every status is set explicitly, so `status` in the body
  * is always the status on the wire — the gateway has no variable for it.
  */
+const UNAUTHORIZED = { code: 'unauthorized', message: 'API key missing or invalid. Send Authorization: Bearer <API key>.' } as const;
+const DENIED = { code: 'forbidden', message: 'Access to this resource is denied.' } as const;
+const NOT_FOUND = { code: 'not_found', message: NOT_FOUND_MESSAGE } as const;
+const INTERNAL = { code: 'internal_error', message: INTERNAL_ERROR_MESSAGE } as const;
+
 export const GATEWAY_RESPONSES = {
   DEFAULT_4XX: { code: 'validation_failed', message: 'The request was rejected by the API gateway.' },
-  DEFAULT_5XX: { code: 'internal_error', message: INTERNAL_ERROR_MESSAGE },
+  DEFAULT_5XX: INTERNAL,
   // Unknown paths: API Gateway reports a resource/method it has no match for this way (also when
   // the request carries a Bearer token). The catch-all mocks normally answer first; same body.
-  MISSING_AUTHENTICATION_TOKEN: { code: 'not_found', message: NOT_FOUND_MESSAGE },
-  RESOURCE_NOT_FOUND: { code: 'not_found', message: NOT_FOUND_MESSAGE },
+  MISSING_AUTHENTICATION_TOKEN: NOT_FOUND,
+  RESOURCE_NOT_FOUND: NOT_FOUND,
   // The API key is checked in the functions; these gateway-side auth failures cannot normally occur.
-  UNAUTHORIZED: { code: 'unauthorized', message: 'API key missing or invalid. Send Authorization: Bearer <API key>.' },
-  INVALID_API_KEY: { code: 'unauthorized', message: 'API key missing or invalid. Send Authorization: Bearer <API key>.' },
-  ACCESS_DENIED: { code: 'forbidden', message: 'Access to this resource is denied.' },
-  EXPIRED_TOKEN: { code: 'forbidden', message: 'Access to this resource is denied.' },
-  INVALID_SIGNATURE: { code: 'forbidden', message: 'Access to this resource is denied.' },
+  UNAUTHORIZED,
+  INVALID_API_KEY: UNAUTHORIZED,
+  ACCESS_DENIED: DENIED,
+  EXPIRED_TOKEN: DENIED,
+  INVALID_SIGNATURE: DENIED,
   WAF_FILTERED: { code: 'forbidden', message: 'The request was blocked by the firewall.' },
-  AUTHORIZER_FAILURE: { code: 'internal_error', message: INTERNAL_ERROR_MESSAGE },
-  AUTHORIZER_CONFIGURATION_ERROR: { code: 'internal_error', message: INTERNAL_ERROR_MESSAGE },
-  API_CONFIGURATION_ERROR: { code: 'internal_error', message: INTERNAL_ERROR_MESSAGE },
+  AUTHORIZER_FAILURE: INTERNAL,
+  AUTHORIZER_CONFIGURATION_ERROR: INTERNAL,
+  API_CONFIGURATION_ERROR: INTERNAL,
   BAD_REQUEST_PARAMETERS: { code: 'validation_failed', message: 'Invalid request parameters.' },
   BAD_REQUEST_BODY: { code: 'validation_failed', message: 'Invalid request body.' },
   REQUEST_TOO_LARGE: {
