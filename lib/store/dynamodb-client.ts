@@ -2,8 +2,10 @@
  * One DynamoDB document client per process. Timeouts and retries are explicit and bounded, so a
  * slow or unreachable store turns into a 503 well inside the function timeout instead of a hang.
  */
+import type { Readable } from 'node:stream';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
 
 export interface ClientOptions {
   /** A DynamoDB-compatible endpoint (local mode, tests); AWS's regional endpoint when absent. */
@@ -16,16 +18,42 @@ export interface ClientOptions {
  */
 export const STORE_TIMEOUTS = { connectionTimeoutMs: 500, requestTimeoutMs: 1_000, maxAttempts: 3 } as const;
 
+/** The most one attempt may take, from sending the request to the last byte of the response. */
+export const ATTEMPT_DEADLINE_MS = STORE_TIMEOUTS.connectionTimeoutMs + STORE_TIMEOUTS.requestTimeoutMs;
+
+/**
+ * The SDK's HTTP handler with a deadline on the whole attempt. Its own timeouts end when the
+ * response headers arrive (requestTimeout) or after a silence, so a store that sends headers and
+ * then stalls, or trickles the body, would hold the call until the function times out. Past the
+ * deadline the body fails with a TimeoutError: the SDK retries it like any timeout, and
+ * classifyStoreError makes the last one a 503.
+ */
+class AttemptDeadlineHandler extends NodeHttpHandler {
+  override async handle(...args: Parameters<NodeHttpHandler['handle']>): ReturnType<NodeHttpHandler['handle']> {
+    const started = Date.now();
+    const result = await super.handle(...args);
+    const body = result.response.body as Readable | undefined;
+    if (body && typeof body.destroy === 'function' && !body.readableEnded) {
+      const timer = setTimeout(() => {
+        const message = `the store's response did not complete within ${ATTEMPT_DEADLINE_MS} ms`;
+        body.destroy(Object.assign(new Error(message), { name: 'TimeoutError' }));
+      }, Math.max(0, started + ATTEMPT_DEADLINE_MS - Date.now()));
+      body.once('close', () => clearTimeout(timer));
+    }
+    return result;
+  }
+}
+
 export function createDocumentClient(options: ClientOptions = {}): DynamoDBDocumentClient {
   const local = options.endpoint !== undefined;
   const client = new DynamoDBClient({
     maxAttempts: STORE_TIMEOUTS.maxAttempts,
-    requestHandler: {
+    requestHandler: new AttemptDeadlineHandler({
       connectionTimeout: STORE_TIMEOUTS.connectionTimeoutMs,
       requestTimeout: STORE_TIMEOUTS.requestTimeoutMs,
       // Without it the SDK only logs a warning when requestTimeout passes, and keeps waiting.
       throwOnRequestTimeout: true,
-    },
+    }),
     ...(local
       ? {
           endpoint: options.endpoint,

@@ -41,7 +41,8 @@ const NETWORK_ERROR_CODES = new Set([
 
 /**
  * Wraps an SDK error as DependencyUnavailableError when it means "try again later" (throttling,
- * a 5xx from the service, a timeout or a network failure); returns any other error unchanged.
+ * a 5xx from the service, a timeout, a network failure or an unreadable answer); returns any
+ * other error unchanged.
  */
 export function classifyStoreError(error: unknown, what: string): unknown {
   if (!(error instanceof Error)) return error;
@@ -62,6 +63,9 @@ export function classifyStoreError(error: unknown, what: string): unknown {
     status >= 500 ||
     error.name === 'TimeoutError' ||
     error.name === 'AbortError' ||
+    // The SDK could not read the answer (it attaches $metadata): something that is not DynamoDB
+    // answered, such as a proxy's HTML page.
+    (error.name === 'SyntaxError' && $metadata !== undefined) ||
     (code !== undefined && NETWORK_ERROR_CODES.has(code));
   if (unreachable) {
     return new DependencyUnavailableError(`${what}: the store is unavailable`, { cause: error });

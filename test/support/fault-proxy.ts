@@ -7,7 +7,17 @@
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Fault = 'pass' | 'throttle' | 'server-error' | 'hang';
+/**
+ * - `throttle`: a ThrottlingException; `throttle:<name>` another of DynamoDB's throttling errors;
+ * - `server-error`: a 500 InternalServerError;
+ * - `hang`: accepts the request and never answers;
+ * - `stall-after-headers`: sends the status line, headers and part of the body, then nothing;
+ * - `trickle`: sends the real answer one byte every 300 ms;
+ * - `garbage`: a 200 whose body is an HTML page, as a misrouted proxy would send.
+ */
+export type Fault = 'pass' | 'throttle' | `throttle:${string}` | 'server-error' | 'hang' | 'stall-after-headers' | 'trickle' | 'garbage';
+
+const TRICKLE_INTERVAL_MS = 300;
 
 export interface FaultProxy {
   readonly endpoint: string;
@@ -44,11 +54,23 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       hanging.add(res);
       return;
     }
-    if (fault === 'throttle' || fault === 'server-error') {
+    if (fault === 'stall-after-headers') {
+      hanging.add(res);
+      res.writeHead(200, { 'Content-Type': 'application/x-amz-json-1.0', 'Content-Length': '100', 'x-amzn-RequestId': 'fault' });
+      res.write('{"Item":');
+      return;
+    }
+    if (fault === 'garbage') {
+      res.writeHead(200, { 'Content-Type': 'text/html' });
+      res.end('<html><body><h1>Welcome to nginx!</h1></body></html>');
+      return;
+    }
+    if (fault === 'throttle' || fault.startsWith('throttle:') || fault === 'server-error') {
+      const throttling = fault === 'throttle' ? 'ThrottlingException' : fault.slice('throttle:'.length);
       const [status, type, message] =
-        fault === 'throttle'
-          ? [400, 'com.amazonaws.dynamodb.v20120810#ThrottlingException', 'Rate of requests exceeds the allowed throughput.']
-          : [500, 'com.amazonaws.dynamodb.v20120810#InternalServerError', 'Internal server error'];
+        fault === 'server-error'
+          ? [500, 'com.amazonaws.dynamodb.v20120810#InternalServerError', 'Internal server error']
+          : [400, `com.amazonaws.dynamodb.v20120810#${throttling}`, 'Rate of requests exceeds the allowed throughput.'];
       res.writeHead(status, { 'Content-Type': 'application/x-amz-json-1.0', 'x-amzn-RequestId': 'fault' });
       res.end(JSON.stringify({ __type: type, message }));
       return;
@@ -57,7 +79,8 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       { host: targetUrl.hostname, port: targetUrl.port, method: req.method, path: req.url, headers: req.headers },
       (reply) => {
         res.writeHead(reply.statusCode ?? 500, reply.headers);
-        reply.pipe(res);
+        if (fault === 'trickle') void trickle(reply, res, hanging);
+        else reply.pipe(res);
       },
     );
     upstream.on('error', () => res.destroy());
@@ -74,4 +97,18 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
         server.close(() => resolve());
       }),
   });
+}
+
+/** Forwards the upstream answer one byte at a time, TRICKLE_INTERVAL_MS apart. */
+async function trickle(reply: IncomingMessage, res: ServerResponse, open: Set<ServerResponse>): Promise<void> {
+  open.add(res);
+  const chunks: Buffer[] = [];
+  for await (const chunk of reply) chunks.push(chunk as Buffer);
+  const bytes = Buffer.concat(chunks);
+  for (let i = 0; i < bytes.length && !res.destroyed; i++) {
+    res.write(bytes.subarray(i, i + 1));
+    await new Promise((resolve) => setTimeout(resolve, TRICKLE_INTERVAL_MS));
+  }
+  res.end();
+  open.delete(res);
 }
