@@ -2,7 +2,9 @@
  * The OpenAPI document: the committed openapi.json is what the code generates, it says what the
  * handlers do, it passes Redocly's recommended lint rules, and the local API serves it.
  */
+import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalApi, type LocalApi, type ProxyHandler } from '../../infra/local/api-server.ts';
@@ -49,6 +51,19 @@ describe('openapi.json', () => {
     expect(committed, 'openapi.json differs from a fresh generation: run npm run openapi, and commit openapi.json').toBe(
       serializeOpenApiDocument(document),
     );
+  });
+
+  it('npm run openapi -- --check passes on it, and a mistyped option changes nothing and fails', async () => {
+    const cli = fileURLToPath(new URL('../../infra/openapi-cli.ts', import.meta.url));
+    const before = await readFile(OPENAPI_FILE, 'utf8');
+    const run = (...args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+    expect(run('--check').status).toBe(0);
+    for (const wrong of ['--chek', 'check']) {
+      const result = run(wrong);
+      expect(result.status, wrong).toBe(2);
+      expect(result.stderr).toContain('usage: npm run openapi');
+    }
+    expect(await readFile(OPENAPI_FILE, 'utf8')).toBe(before);
   });
 
   it('is generated deterministically', () => {
