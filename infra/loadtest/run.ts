@@ -60,7 +60,9 @@ export async function preflight(options: Pick<LoadTestOptions, 'baseUrl' | 'apiK
   }
   if (response.status !== 200) {
     const hint = response.status === 404 && !options.baseUrl.pathname.endsWith('/v1') ? ' The base URL should end in /v1.' : '';
-    return { ok: false, message: `GET ${url} answered ${response.status}: ${text.slice(0, 200)}${hint}` };
+    // The body is the server's to fill: one that echoes the request must not print the key.
+    const excerpt = text.replaceAll(options.apiKey, '<api key>').slice(0, 200);
+    return { ok: false, message: `GET ${url} answered ${response.status}: ${excerpt}${hint}` };
   }
   const ids = petIds(text);
   if (ids === undefined) return { ok: false, message: `GET ${url} did not answer with a JSON array of pets; is this the Pet Store API?` };

@@ -3,6 +3,8 @@
  * here. A short run meets the default SLO; an impossible SLO makes it exit non-zero.
  */
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../lib/auth/api-keys.ts';
@@ -56,6 +58,23 @@ describe('npm run loadtest', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/p99 latency\s+≤ 0 ms\s+[\d.]+ ms\s+MISSED/);
     expect(run.stdout).toContain('RESULT: SLO MISSED');
+  });
+
+  it('exits 3 when the pre-flight fails, and never prints the key even if the server echoes it', async () => {
+    const echo = createServer((req, res) => {
+      res.writeHead(500, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ youSent: req.headers.authorization }));
+    });
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = echo.address() as AddressInfo;
+      const run = await loadtest(['--base-url', `http://127.0.0.1:${port}/v1`, '--api-key', apiKey, '--duration', '1']);
+      expect(run.code).toBe(3);
+      expect(run.stderr).toContain('answered 500');
+      expect(run.stdout + run.stderr).not.toContain(apiKey);
+    } finally {
+      await new Promise<void>((resolve) => echo.close(() => resolve()));
+    }
   });
 
   it('refuses plain http to a host that is not this machine, before sending anything', async () => {
