@@ -10,7 +10,7 @@
  *   --table NAME [--endpoint URL] [--region R]   any table, on AWS or a DynamoDB-compatible endpoint
  *   --data-dir DIR              local mode's data folder (default: PETSTORE_DATA_DIR or .data)
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type ApiKeyRecord, generateApiKey, newApiKeyRecord, parseDuration } from '../lib/auth/api-keys.ts';
@@ -52,9 +52,9 @@ export async function main(argv: string[], out: (line: string) => void = (l) => 
   if (!['create', 'list', 'revoke'].includes(command)) throw new UsageError(`Unknown command "${command}".`);
   if (command === 'create' && !values.label?.trim()) throw new UsageError('create needs --label NAME, to tell keys apart later.');
   if (command === 'revoke' && rest.length !== 1) throw new UsageError('revoke needs exactly one KEY_ID (see: npm run keys -- list).');
-  const expiresInMs = values['expires-in'] === undefined ? undefined : parseDuration(values['expires-in']);
+  const expiresInMs = values['expires-in'] === undefined ? undefined : durationOption(values['expires-in']);
 
-  const target = await openTarget(values);
+  const target = await openTarget(command, values);
   try {
     if (command === 'create') {
       const key = generateApiKey();
@@ -86,7 +86,18 @@ export async function main(argv: string[], out: (line: string) => void = (l) => 
 
 export class UsageError extends Error {}
 
-async function openTarget(values: { stage?: string; table?: string; endpoint?: string; region?: string; 'data-dir'?: string }): Promise<Target> {
+function durationOption(text: string): number {
+  try {
+    return parseDuration(text);
+  } catch (error) {
+    throw new UsageError(`--expires-in: ${(error as Error).message}.`);
+  }
+}
+
+async function openTarget(
+  command: string,
+  values: { stage?: string; table?: string; endpoint?: string; region?: string; 'data-dir'?: string },
+): Promise<Target> {
   if (values.region) process.env.AWS_REGION = values.region;
   if (values.stage) {
     if (!isStageName(values.stage)) throw new UsageError(`Unknown stage "${values.stage}": use ${STAGE_NAMES.join(' or ')}.`);
@@ -102,6 +113,10 @@ async function openTarget(values: { stage?: string; table?: string; endpoint?: s
   if (dataDir === IN_MEMORY) throw new UsageError('An in-memory local store lives only inside its server; use PETSTORE_API_KEY instead.');
   const running = await runningServer(dataDir);
   if (running) return remote(running.tableNames.apiKeys, running.dynamodbEndpoint, `the running local API (${running.url})`);
+  // A mistyped folder must not show an empty, brand-new store as if it were the real one.
+  if (command !== 'create' && !(await isDirectory(dataDir))) {
+    throw new UsageError(`No local data folder at ${dataDir}: run npm start first, or give the folder with --data-dir.`);
+  }
   // No server is running: open the data folder directly (LevelDB allows one process at a time).
   const local = await openLocalStore({ dataDir });
   const client = createDocumentClient({ endpoint: local.endpoint });
@@ -125,6 +140,10 @@ interface ServerInfo {
   url: string;
   dynamodbEndpoint: string;
   tableNames: { pets: string; apiKeys: string };
+}
+
+async function isDirectory(dir: string): Promise<boolean> {
+  return (await stat(dir).catch(() => undefined))?.isDirectory() ?? false;
 }
 
 async function runningServer(dataDir: string): Promise<ServerInfo | undefined> {

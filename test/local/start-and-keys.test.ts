@@ -103,7 +103,14 @@ describe('npm run keys', () => {
     await expect(keys('bogus')).rejects.toBeInstanceOf(UsageError);
     await expect(keys('list', '--endpoint', 'http://127.0.0.1:1')).rejects.toThrow(/--endpoint needs --table/);
     await expect(keys('list', '--stage', 'qa')).rejects.toThrow(/Unknown stage "qa"/);
-    await expect(keys('create', '--label', 'x', '--expires-in', 'soon', '--data-dir', ':memory:')).rejects.toThrow(/Invalid duration/);
+    for (const bad of ['soon', '3x', '0d']) {
+      const refused = keys('create', '--label', 'x', '--expires-in', bad, '--data-dir', ':memory:');
+      await expect(refused).rejects.toBeInstanceOf(UsageError);
+      await expect(refused).rejects.toThrow(/--expires-in: Invalid duration/);
+    }
+    const typo = path.join(dataDir, 'no-such-folder');
+    await expect(keys('list', '--data-dir', typo)).rejects.toThrow(/No local data folder at .*no-such-folder/);
+    await expect(keys('revoke', 'key_0000000000000000', '--data-dir', typo)).rejects.toBeInstanceOf(UsageError);
     expect((await keys()).code).toBe(2);
   });
 });
