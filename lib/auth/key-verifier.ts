@@ -15,7 +15,7 @@ interface CacheEntry {
 }
 
 /** Bounds memory when a client sprays random well-formed keys at us. */
-const MAX_CACHE_ENTRIES = 1_000;
+export const MAX_CACHE_ENTRIES = 1_000;
 
 export class KeyVerifier {
   readonly #lookup: ApiKeyLookup;

@@ -9,7 +9,8 @@ import {
   newApiKeyRecord,
   parseDuration,
 } from '../../lib/auth/api-keys.ts';
-import { KeyVerifier } from '../../lib/auth/key-verifier.ts';
+import { KeyVerifier, MAX_CACHE_ENTRIES } from '../../lib/auth/key-verifier.ts';
+import { readConfig } from '../../lib/config.ts';
 
 describe('API keys', () => {
   it('are prefixed, 192-bit random and well-formed', () => {
@@ -97,8 +98,32 @@ describe('KeyVerifier', () => {
     expect(await verifier.verify(key)).toBeUndefined();
   });
 
+  it('keeps at most MAX_CACHE_ENTRIES lookups, forgetting the oldest first', async () => {
+    const key = generateApiKey();
+    const { verifier, lookups } = fixture([newApiKeyRecord(key, 'a')]);
+    await verifier.verify(key);
+    // A client spraying random well-formed keys fills the cache; memory stays bounded.
+    for (let i = 0; i < MAX_CACHE_ENTRIES; i++) await verifier.verify(generateApiKey());
+    expect(lookups).toHaveLength(1 + MAX_CACHE_ENTRIES);
+    expect(await verifier.verify(key)).toBeDefined();
+    expect(lookups).toHaveLength(2 + MAX_CACHE_ENTRIES); // evicted, so looked up again
+  });
+
   it('lets a failed lookup propagate instead of answering "invalid"', async () => {
     const verifier = new KeyVerifier({ findByHash: async () => Promise.reject(new Error('store down')) }, { cacheMs: 1000 });
     await expect(verifier.verify(generateApiKey())).rejects.toThrow('store down');
+  });
+});
+
+describe('API_KEY_CACHE_SECONDS', () => {
+  const cacheMs = (value?: string) =>
+    readConfig({ PETS_TABLE_NAME: 'p', API_KEYS_TABLE_NAME: 'k', ...(value === undefined ? {} : { API_KEY_CACHE_SECONDS: value }) }).keyCacheMs;
+
+  it('is capped at 60 s, so a revoked key stops working within a minute whatever the setting', () => {
+    expect(cacheMs()).toBe(60_000);
+    expect(cacheMs('5')).toBe(5_000);
+    expect(cacheMs('0')).toBe(0);
+    expect(cacheMs('3600')).toBe(60_000);
+    for (const nonsense of ['-1', 'abc', 'Infinity']) expect(cacheMs(nonsense), nonsense).toBe(60_000);
   });
 });
