@@ -58,7 +58,6 @@ export interface ApiFunctionProps {
   readonly environment?: Readonly<Record<string, string>>;
 }
 
-
 export class ApiFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     // An explicit group: retention and removal are ours, not Lambda's never-expiring default.

@@ -19,17 +19,17 @@ export interface GatewayError {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
+/** Bodies several response types share. */
+const UNAUTHORIZED = { code: 'unauthorized', message: 'API key missing or invalid. Send Authorization: Bearer <API key>.' } as const;
+const DENIED = { code: 'forbidden', message: 'Access to this resource is denied.' } as const;
+const NOT_FOUND = { code: 'not_found', message: NOT_FOUND_MESSAGE } as const;
+const INTERNAL = { code: 'internal_error', message: INTERNAL_ERROR_MESSAGE } as const;
 
 /**
  * One entry per API Gateway response type (the names of `ResponseType` in aws-cdk-lib, which are
  * the CloudFormation `ResponseType` values). Every status is set explicitly, so `status` in the body
  * is always the status on the wire — the gateway has no variable for it.
  */
-const UNAUTHORIZED = { code: 'unauthorized', message: 'API key missing or invalid. Send Authorization: Bearer <API key>.' } as const;
-const DENIED = { code: 'forbidden', message: 'Access to this resource is denied.' } as const;
-const NOT_FOUND = { code: 'not_found', message: NOT_FOUND_MESSAGE } as const;
-const INTERNAL = { code: 'internal_error', message: INTERNAL_ERROR_MESSAGE } as const;
-
 export const GATEWAY_RESPONSES = {
   DEFAULT_4XX: { code: 'validation_failed', message: 'The request was rejected by the API gateway.' },
   DEFAULT_5XX: INTERNAL,
