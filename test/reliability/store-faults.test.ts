@@ -36,6 +36,10 @@ async function expect503(response: Response, retryAfter: '1' | '2' = '1'): Promi
   expect(await response.json()).toEqual({ code: 'service_unavailable', message: expect.stringContaining('Retry'), status: 503 });
 }
 
+/**
+ * The store calls of the last request. Exact attempt counts hold because one client serves this
+ * file and the SDK's retry quota (500 tokens; 5 a retry, 10 after a timeout) outlasts its ~300.
+ */
 const petsCalls = () => proxy.calls.filter((c) => c.tableName === api.stack.tableNames.pets);
 
 beforeAll(async () => {
