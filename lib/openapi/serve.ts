@@ -23,7 +23,8 @@ const documentText = (): string => (serialized ??= serializeOpenApiDocument(buil
  * 200 with the document for GET, 405 for other methods.
  */
 export function openApiDocumentResponse(method: string, path: string, requestId: string): APIGatewayProxyResult | undefined {
-  if (path !== `${API_BASE_PATH}${OPENAPI_DOCUMENT_PATH}`) return undefined;
+  // One trailing slash is ignored, as API Gateway and the route table (lib/routes.ts) ignore it.
+  if (path.replace(/\/$/, '') !== `${API_BASE_PATH}${OPENAPI_DOCUMENT_PATH}`) return undefined;
   const common = { [REQUEST_ID_HEADER]: requestId, 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' };
   if (method !== 'GET') {
     const error = new HttpError('method_not_allowed', `Method ${method} is not allowed on ${path}. Allowed: GET.`, { Allow: 'GET' });

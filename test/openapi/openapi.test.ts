@@ -198,12 +198,16 @@ describe('serving the document', () => {
   });
   afterAll(() => api.close());
 
-  it('GET /v1/openapi.json answers the document, without authentication', async () => {
-    const res = await fetch(`${api.url}/openapi.json`);
+  it.each(['/openapi.json', '/openapi.json/'])('GET /v1%s answers the document, without authentication', async (path) => {
+    const res = await fetch(`${api.url}${path}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json');
     expect(res.headers.get('x-request-id')).toBeTruthy();
     expect(await res.text()).toBe(serializeOpenApiDocument(document));
+  });
+
+  it('serves it at that path only', async () => {
+    for (const path of ['/openapi.json//', '/openapi.jsonx', '/openapi']) expect((await fetch(`${api.url}${path}`)).status, path).toBe(404);
   });
 
   it('answers other methods with 405 and Allow: GET', async () => {
