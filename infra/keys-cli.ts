@@ -13,7 +13,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { type ApiKeyRecord, generateApiKey, newApiKeyRecord, parseDuration } from '../lib/auth/api-keys.ts';
+import { type ApiKeyRecord, checkLabel, escapeControlCharacters, generateApiKey, newApiKeyRecord, parseDuration } from '../lib/auth/api-keys.ts';
 import { createDocumentClient } from '../lib/store/dynamodb-client.ts';
 import { DynamoDbApiKeyStore } from '../lib/store/dynamodb-api-key-store.ts';
 import { isStageName, OUTPUT_IDS, STAGE_NAMES, stackName } from './stages.ts';
@@ -51,6 +51,7 @@ export async function main(argv: string[], out: (line: string) => void = (l) => 
   }
   if (!['create', 'list', 'revoke'].includes(command)) throw new UsageError(`Unknown command "${command}".`);
   if (command === 'create' && !values.label?.trim()) throw new UsageError('create needs --label NAME, to tell keys apart later.');
+  const label = command === 'create' ? labelOption(values.label as string) : '';
   if (command === 'revoke' && rest.length !== 1) throw new UsageError('revoke needs exactly one KEY_ID (see: npm run keys -- list).');
   const expiresInMs = values['expires-in'] === undefined ? undefined : durationOption(values['expires-in']);
 
@@ -59,7 +60,7 @@ export async function main(argv: string[], out: (line: string) => void = (l) => 
     if (command === 'create') {
       const key = generateApiKey();
       const now = new Date();
-      const record = newApiKeyRecord(key, (values.label as string).trim(), {
+      const record = newApiKeyRecord(key, label, {
         now,
         ...(expiresInMs ? { expiresAt: new Date(now.getTime() + expiresInMs) } : {}),
       });
@@ -91,6 +92,14 @@ function durationOption(text: string): number {
     return parseDuration(text);
   } catch (error) {
     throw new UsageError(`--expires-in: ${(error as Error).message}.`);
+  }
+}
+
+function labelOption(text: string): string {
+  try {
+    return checkLabel(text);
+  } catch (error) {
+    throw new UsageError(`--label: ${(error as Error).message}.`);
   }
 }
 
@@ -180,7 +189,8 @@ function formatTable(records: ApiKeyRecord[]): string {
     ['ID', 'LABEL', 'CREATED', 'EXPIRES', 'STATE'],
     ...records.map((r) => [
       r.keyId,
-      r.label,
+      // A label written before labels were checked (or by another tool) must not break the table.
+      escapeControlCharacters(r.label),
       r.createdAt,
       r.expiresAt ?? '-',
       r.revokedAt ? `revoked ${r.revokedAt}` : r.expiresAt && Date.parse(r.expiresAt) <= Date.now() ? 'expired' : 'active',

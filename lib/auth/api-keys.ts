@@ -56,6 +56,12 @@ export function isUsable(record: ApiKeyRecord, now: Date = new Date()): boolean 
   return record.expiresAt === undefined || Date.parse(record.expiresAt) > now.getTime();
 }
 
+/**
+ * The longest lifetime a key can be given: ten years. A longer one is a typo, and past about
+ * 275,000 years the expiry is no longer a valid date.
+ */
+export const MAX_KEY_LIFETIME_DAYS = 3650;
+
 /** Parses a duration such as `30d`, `12h`, `90m` or `45s` into milliseconds. */
 export function parseDuration(text: string): number {
   const match = /^(\d+)([smhd])$/.exec(text.trim());
@@ -63,5 +69,25 @@ export function parseDuration(text: string): number {
   const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] as 's' | 'm' | 'h' | 'd'];
   const ms = Number(match[1]) * unit;
   if (ms <= 0) throw new Error(`Invalid duration "${text}": it must be longer than zero`);
+  if (ms > MAX_KEY_LIFETIME_DAYS * 86_400_000) {
+    throw new Error(`Invalid duration "${text}": it must be at most ${MAX_KEY_LIFETIME_DAYS}d (ten years)`);
+  }
   return ms;
+}
+
+/** Control characters (C0, DEL, C1) and the Unicode line and paragraph separators. */
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+/** `text` with each control character written as `\uXXXX`, so it prints on one line. */
+export function escapeControlCharacters(text: string): string {
+  return text.replace(CONTROL_CHARACTERS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** A label is one line of text for `keys list`: non-empty, at most 100 characters, no control characters. */
+export function checkLabel(label: string): string {
+  const trimmed = label.trim();
+  if (trimmed.length === 0) throw new Error('the label is empty: give a name that tells this key apart');
+  if (trimmed.length > 100) throw new Error(`the label has ${trimmed.length} characters; at most 100`);
+  if (escapeControlCharacters(trimmed) !== trimmed) throw new Error('the label contains a control character (a newline, tab or similar); use one line of plain text');
+  return trimmed;
 }

@@ -10,6 +10,9 @@ import { main, UsageError } from '../../infra/keys-cli.ts';
 import { type ChildServer, startChildServer } from '../support/child-server.ts';
 import { testStore, type TestStore } from '../support/store-endpoint.ts';
 import { openLocalStore } from '../../infra/local/local-stack.ts';
+import { generateApiKey, newApiKeyRecord } from '../../lib/auth/api-keys.ts';
+import { DynamoDbApiKeyStore } from '../../lib/store/dynamodb-api-key-store.ts';
+import { createDocumentClient } from '../../lib/store/dynamodb-client.ts';
 
 let dataDir: string;
 const servers: ChildServer[] = [];
@@ -91,6 +94,16 @@ describe('npm run keys', () => {
       const target = ['--endpoint', store.endpoint, '--table', local.tableNames.apiKeys];
       expect((await keys('create', '--label', 'remote', ...target)).out).toContain(`table ${local.tableNames.apiKeys}`);
       expect((await keys('list', ...target)).out).toContain('remote');
+      // A label stored with a newline (before labels were checked, or by another tool) stays on its row.
+      const client = createDocumentClient({ endpoint: store.endpoint });
+      try {
+        await new DynamoDbApiKeyStore(client, local.tableNames.apiKeys).add(newApiKeyRecord(generateApiKey(), 'two\nlines'));
+      } finally {
+        client.destroy();
+      }
+      const listed = (await keys('list', ...target)).out.split('\n');
+      expect(listed).toHaveLength(3);
+      expect(listed.find((row) => row.includes('two'))).toMatch(/two\\u000alines\s+\S+\s+-\s+active$/);
     } finally {
       await local.close();
       await store.close();
@@ -108,6 +121,12 @@ describe('npm run keys', () => {
       await expect(refused).rejects.toBeInstanceOf(UsageError);
       await expect(refused).rejects.toThrow(/--expires-in: Invalid duration/);
     }
+    const absurd = keys('create', '--label', 'x', '--expires-in', '999999999999d', '--data-dir', ':memory:');
+    await expect(absurd).rejects.toBeInstanceOf(UsageError);
+    await expect(absurd).rejects.toThrow(/--expires-in: .*at most 3650d/);
+    const twoLines = keys('create', '--label', 'evil\nSTATE: active', '--data-dir', ':memory:');
+    await expect(twoLines).rejects.toBeInstanceOf(UsageError);
+    await expect(twoLines).rejects.toThrow(/--label: .*control character/);
     const typo = path.join(dataDir, 'no-such-folder');
     await expect(keys('list', '--data-dir', typo)).rejects.toThrow(/No local data folder at .*no-such-folder/);
     await expect(keys('revoke', 'key_0000000000000000', '--data-dir', typo)).rejects.toBeInstanceOf(UsageError);

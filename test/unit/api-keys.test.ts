@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   type ApiKeyRecord,
+  checkLabel,
+  escapeControlCharacters,
   generateApiKey,
   hashApiKey,
   isUsable,
@@ -46,6 +48,20 @@ describe('API keys', () => {
     expect(parseDuration('12h')).toBe(12 * 3_600_000);
     expect(() => parseDuration('0d')).toThrow(/longer than zero/);
     expect(() => parseDuration('1 week')).toThrow(/Invalid duration/);
+    // Bounded: an absurd lifetime is a typo, and past ~275,000 years the expiry is not a date at all.
+    expect(parseDuration('3650d')).toBe(3650 * 86_400_000);
+    expect(() => parseDuration('3651d')).toThrow(/at most 3650d/);
+    expect(() => parseDuration('999999999999d')).toThrow(/at most 3650d/);
+  });
+
+  it('have one-line labels', () => {
+    expect(checkLabel('  ci runner ')).toBe('ci runner');
+    for (const bad of ['a\nb', 'a\rb', 'tab\there', 'bell\u0007', 'del\u007f', 'c1\u0085x', 'l\u2028s']) {
+      expect(() => checkLabel(bad), JSON.stringify(bad)).toThrow(/control character/);
+    }
+    expect(() => checkLabel('   ')).toThrow(/empty/);
+    expect(() => checkLabel('x'.repeat(101))).toThrow(/at most 100/);
+    expect(escapeControlCharacters('evil\nline\u2028')).toBe('evil\\u000aline\\u2028');
   });
 });
 
