@@ -1,6 +1,6 @@
 /**
  * Parses a JSON request body, refusing what is not one with the right status: missing or not an
- * object → 400, not declared as JSON → 415, larger than the limit → 413, malformed → 400.
+ * object → 400, not declared as JSON or sent compressed → 415, larger than the limit → 413, malformed → 400.
  * (middy's http-json-body-parser answers malformed JSON with 422; the contract here is 400.)
  */
 import type { MiddlewareObj } from '@middy/core';
@@ -31,6 +31,14 @@ export function parseJsonBody(event: Pick<APIGatewayProxyEvent, 'body' | 'header
     throw new HttpError(
       'unsupported_media_type',
       `Content-Type ${contentType === undefined ? 'is missing' : `"${contentType}" is not supported`}: send the body as "Content-Type: application/json" (UTF-8).`,
+    );
+  }
+  // A compressed body would only fail later as "not valid UTF-8"; say what is really wrong.
+  const encoding = header(event.headers, 'content-encoding')?.trim();
+  if (encoding && encoding.toLowerCase() !== 'identity') {
+    throw new HttpError(
+      'unsupported_media_type',
+      `Content-Encoding "${encoding}" is not supported: send the JSON body uncompressed, without a Content-Encoding header.`,
     );
   }
   let text: string;

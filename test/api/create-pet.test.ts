@@ -1,4 +1,5 @@
 /** `POST /v1/pets` (createPet, spec §4.2) end to end: the 201 and every 400/413/415 of the body rules. */
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
 import {
@@ -254,6 +255,18 @@ describe('createPet: Content-Type', () => {
   it('refuses what fetch sends for a string body by default (text/plain) with 415', async () => {
     const res = await api.request('/pets', { method: 'POST', body });
     await expectError(res, 415, 'unsupported_media_type', ['application/json']);
+  });
+
+  it.each(['gzip', 'deflate', 'br'])('refuses a body sent with Content-Encoding %s with 415 naming the encoding', async (encoding) => {
+    const compressed = encoding === 'gzip' ? gzipSync(body) : encoding === 'deflate' ? deflateSync(body) : brotliCompressSync(body);
+    const res = await postRaw(compressed, { 'content-type': 'application/json', 'content-encoding': encoding });
+    await expectError(res, 415, 'unsupported_media_type', [`Content-Encoding "${encoding}"`, 'uncompressed']);
+  });
+
+  it('accepts Content-Encoding: identity, which is no encoding', async () => {
+    const res = await postRaw(body, { 'content-type': 'application/json', 'content-encoding': 'identity' });
+    expect(res.status).toBe(201);
+    await res.body?.cancel();
   });
 
   it('stores nothing for a refused request', async () => {

@@ -118,6 +118,7 @@ describe('parseJsonBody', () => {
     [event('{}', 'text/plain'), 'unsupported_media_type'],
     [event('{}'), 'unsupported_media_type'],
     [event('{}', 'application/json; charset=latin1'), 'unsupported_media_type'],
+    [{ ...event('{}', 'application/json'), headers: { 'content-type': 'application/json', 'Content-Encoding': 'gzip' } }, 'unsupported_media_type'],
     [event(Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d]).toString('base64'), 'application/json', true), 'validation_failed'],
     [event(`{"name":"${'x'.repeat(MAX_BODY_BYTES)}"}`, 'application/json'), 'payload_too_large'],
   ])('refuses %j as %s', (input, code) => {
