@@ -37,6 +37,10 @@ const NETWORK_ERROR_CODES = new Set([
   'EAI_AGAIN',
   'EHOSTUNREACH',
   'ENETUNREACH',
+  // Out of file descriptors (this process or the host) for the connection to the store: the
+  // store was not reached, and the condition passes as connections close.
+  'EMFILE',
+  'ENFILE',
 ]);
 
 /**
