@@ -1,38 +1,46 @@
-import type { APIGatewayProxyEvent } from 'aws-lambda';
+import middy, { type MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { bearerToken } from '../../lib/http/bearer-auth.ts';
 import { errorResponder, toHttpError } from '../../lib/http/error-responder.ts';
-import { HttpError } from '../../lib/http/errors.ts';
+import { HttpError, INTERNAL_ERROR_MESSAGE } from '../../lib/http/errors.ts';
 import { MAX_BODY_BYTES, parseJsonBody } from '../../lib/http/json-body.ts';
+import type { ApiResult } from '../../lib/http/response.ts';
 import { setLogSink } from '../../lib/http/log.ts';
 import { DependencyUnavailableError } from '../../lib/store/errors.ts';
 import { thrownHttpError } from '../support/http-error.ts';
 
 describe('errorResponder', () => {
-  const respond = (error: unknown, response?: unknown) => {
-    const request = { event: { requestContext: { requestId: 'r-1' } } as APIGatewayProxyEvent, response, error, context: {}, internal: {} };
+  const context = { awsRequestId: 'r-1', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
+  const event = { requestContext: { requestId: 'r-1' } } as APIGatewayProxyEvent;
+
+  /** Runs the real responder in a middy chain whose handler throws `error`; `inner` sits inside it. */
+  const respond = async (error: unknown, inner: MiddlewareObj<APIGatewayProxyEvent, ApiResult>[] = []) => {
     const lines: string[] = [];
     const previous = setLogSink((line) => lines.push(line));
     try {
-      // biome-ignore lint: the middleware's own request type is exercised with a minimal object
-      (errorResponder().onError as (r: unknown) => void)(request);
+      const handler = middy<APIGatewayProxyEvent, ApiResult>()
+        .use(errorResponder())
+        .use(inner)
+        .handler(() => Promise.reject(error));
+      return { response: await handler(event, context), lines };
     } finally {
       setLogSink(previous);
     }
-    return { response: request.response as { statusCode: number; headers: Record<string, string>; body: string }, lines };
   };
 
-  it('exposes an HttpError as {code, message, status} JSON, with its headers', () => {
-    const { response, lines } = respond(new HttpError('unauthorized', 'No key.', { 'WWW-Authenticate': 'Bearer' }));
+  it('exposes an HttpError as {code, message, status} JSON, with its headers', async () => {
+    const { response, lines } = await respond(new HttpError('unauthorized', 'No key.', { 'WWW-Authenticate': 'Bearer' }));
     expect(response.statusCode).toBe(401);
     expect(response.headers).toEqual({ 'Content-Type': 'application/json', 'WWW-Authenticate': 'Bearer' });
     expect(JSON.parse(response.body)).toEqual({ code: 'unauthorized', message: 'No key.', status: 401 });
     expect(lines).toEqual([]);
   });
 
-  it('turns any other error into a 500 that reveals nothing, and logs it', () => {
-    const { response, lines } = respond(new TypeError('secret detail at /var/task/x.js'));
+  it('turns any other error into a 500 that reveals nothing, and logs it', async () => {
+    const { response, lines } = await respond(new TypeError('secret detail at /var/task/x.js'));
     expect(response.statusCode).toBe(500);
+    expect(response.headers).toEqual({ 'Content-Type': 'application/json' });
     const body = JSON.parse(response.body) as Record<string, unknown>;
     expect(Object.keys(body).sort()).toEqual(['code', 'message', 'status']);
     expect(body).toMatchObject({ code: 'internal_error', status: 500 });
@@ -41,11 +49,14 @@ describe('errorResponder', () => {
     expect(JSON.parse(lines[0] as string)).toMatchObject({ level: 'error', requestId: 'r-1', errorName: 'TypeError' });
   });
 
-  it('answers a store outage with 503 and Retry-After', () => {
-    const { response } = respond(new DependencyUnavailableError('store down', { cause: new Error('ECONNREFUSED'), retryAfterSeconds: 2 }));
+  it('answers a store outage with an exposed 503 and Retry-After, logged as a warning without a stack', async () => {
+    const { response, lines } = await respond(new DependencyUnavailableError('store down', { cause: new Error('ECONNREFUSED'), retryAfterSeconds: 2 }));
     expect(response.statusCode).toBe(503);
-    expect(response.headers['Retry-After']).toBe('2');
+    expect(response.headers).toEqual({ 'Content-Type': 'application/json', 'Retry-After': '2' });
     expect(JSON.parse(response.body)).toMatchObject({ code: 'service_unavailable', status: 503 });
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] as string)).toMatchObject({ level: 'warn', errorName: 'DependencyUnavailableError' });
+    expect(lines[0]).not.toContain('"stack"');
   });
 
   it('answers 503 when the function is about to time out waiting on the store', () => {
@@ -56,11 +67,28 @@ describe('errorResponder', () => {
     expect(toHttpError(Object.assign(new Error('other'), { name: 'TimeoutError' })).status).toBe(500);
   });
 
-  it('treats thrown non-errors as bugs too, and leaves an existing response alone', () => {
+  it('treats thrown non-errors as bugs too, and leaves a response set inside it alone', async () => {
     expect(toHttpError('a string').status).toBe(500);
     expect(toHttpError(undefined).status).toBe(500);
+    expect((await respond('a string')).response.statusCode).toBe(500);
     const existing = { statusCode: 204, headers: {}, body: '' };
-    expect(respond(new Error('x'), existing).response).toBe(existing);
+    const setsResponse: MiddlewareObj<APIGatewayProxyEvent, ApiResult> = {
+      onError: (request) => {
+        request.response = existing;
+      },
+    };
+    expect((await respond(new Error('x'), [setsResponse])).response).toEqual(existing);
+  });
+
+  it("renders an error nobody mapped as the spec's 500 JSON body, never text/plain", async () => {
+    const [errorHandler] = errorResponder();
+    const handler = middy<APIGatewayProxyEvent, ApiResult>()
+      .use(errorHandler as MiddlewareObj<APIGatewayProxyEvent, ApiResult>)
+      .handler(() => Promise.reject(new Error('unmapped')));
+    const response = await handler(event, context);
+    expect(response.statusCode).toBe(500);
+    expect(response.headers).toEqual({ 'Content-Type': 'application/json' });
+    expect(JSON.parse(response.body)).toEqual({ code: 'internal_error', message: INTERNAL_ERROR_MESSAGE, status: 500 });
   });
 });
 
