@@ -1,6 +1,8 @@
 /**
  * Outermost middleware: stamps every response (success or error) with the request id and the
- * headers every answer carries, and writes one JSON access-log line per request.
+ * headers every answer carries, and writes one JSON access-log line per request, with the
+ * function's name and whether the request was its instance's first (`coldStart`), as Powertools
+ * Logger marks them (there as `function_name` and `cold_start`; camelCase here, like every field).
  */
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
@@ -12,7 +14,9 @@ export const REQUEST_ID_HEADER = 'X-Request-Id';
 type ApiRequest = Request<APIGatewayProxyEvent, ApiResult>;
 
 export function accessLog(operationId: string): MiddlewareObj<APIGatewayProxyEvent, ApiResult> {
-  const started = new WeakMap<object, number>();
+  const started = new WeakMap<object, { at: number; coldStart: boolean }>();
+  // One chain per function instance: its first request paid for the cold start (init + first call).
+  let coldStart = true;
 
   const finish = (request: ApiRequest): void => {
     const response = request.response;
@@ -24,20 +28,22 @@ export function accessLog(operationId: string): MiddlewareObj<APIGatewayProxyEve
       'Cache-Control': 'no-store',
       'X-Content-Type-Options': 'nosniff',
     };
-    const startedAt = started.get(request.event);
+    const start = started.get(request.event);
     log('info', 'request', {
       requestId,
       operationId,
+      functionName: request.context.functionName,
       method: request.event.httpMethod,
       resource: request.event.resource,
       status: response.statusCode,
-      ...(startedAt === undefined ? {} : { durationMs: Math.round(performance.now() - startedAt) }),
+      ...(start === undefined ? {} : { coldStart: start.coldStart, durationMs: Math.round(performance.now() - start.at) }),
     });
   };
 
   return {
     before: (request) => {
-      started.set(request.event, performance.now());
+      started.set(request.event, { at: performance.now(), coldStart });
+      coldStart = false;
     },
     after: finish,
     onError: finish,

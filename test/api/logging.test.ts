@@ -140,6 +140,16 @@ describe('log output', () => {
     }
   });
 
+  it("names the function on every access line and marks exactly each function's first request as its cold start", () => {
+    const access = parsed().filter((r) => r.message === 'request');
+    const byFunction = Map.groupBy(access, (r) => String(r.functionName));
+    // `list-pets` locally, `PetStore-<stage>-list-pets` as deployed.
+    expect([...byFunction.keys()].map((name) => /(create-pet|get-pet|list-pets)$/.exec(name)?.[1]).sort()).toEqual(['create-pet', 'get-pet', 'list-pets']);
+    for (const [functionName, records] of byFunction) {
+      expect(records.map((r) => r.coldStart), functionName).toEqual([true, ...records.slice(1).map(() => false)]);
+    }
+  });
+
   it('logs the 500 at error level and the 503 as a warning or error, under their request ids', () => {
     const records = parsed();
     const detail = (label: string) => {
