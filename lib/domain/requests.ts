@@ -41,3 +41,14 @@ export const PetIdPath = z.strictObject({
 export function integerText(value: string): number | string {
   return /^(?:0|[1-9]\d{0,15})$/.test(value) ? Number(value) : value;
 }
+
+/**
+ * The optional `Idempotency-Key` request header: 1 to 255 visible ASCII characters other than `"`,
+ * bare (as most clients send it) or as a quoted structured-field string (the IETF draft's form).
+ * The handler checks it and the OpenAPI document states it from this one schema.
+ */
+export const IdempotencyKeyHeader = z.string().check(
+  z.regex(/^(?:[!#-~]{1,255}|"[!#-~]{1,255}")$/, {
+    error: 'use 1 to 255 visible ASCII characters other than ", such as a UUID, bare or in double quotes',
+  }),
+);

@@ -5,6 +5,7 @@
  * `openapi.json` is this object, written by `npm run openapi`; a test keeps the two equal.
  */
 import { LIST_LIMIT } from '../domain/pet.ts';
+import { IdempotencyKeyHeader } from '../domain/requests.ts';
 import { REQUEST_ID_HEADER } from '../http/access-log.ts';
 import { DEPRECATED_SINCE } from '../http/deprecation.ts';
 import { ERROR_CODES, type ErrorCode } from '../http/errors.ts';
@@ -12,7 +13,7 @@ import { IDEMPOTENCY_KEY_HEADER } from '../http/idempotency-key.ts';
 import { MAX_BODY_BYTES } from '../http/json-body.ts';
 import { JSON_CONTENT_TYPE } from '../http/response.ts';
 import { API_BASE_PATH, type HttpMethod, type Route, resources, routes } from '../routes.ts';
-import { type ComponentId, componentRef, generateSchemas, type JsonSchema, type ParameterSchemaId } from './schemas.ts';
+import { type ComponentId, componentRef, generateSchemas, type JsonSchema, type ParameterSchemaId, standaloneSchema } from './schemas.ts';
 
 export const OPENAPI_VERSION = '3.1.1';
 /** The interface version (spec §9); its major version is the `/v1` of the base addresses. */
@@ -128,11 +129,10 @@ const OPERATIONS: Record<Route['operationId'], OperationContract> = {
         in: 'header',
         description:
           'Makes the create safe to retry: every request with the same key and the same body creates the animal once ' +
-          'and answers with it; the same key with another body is a 422. 1 to 255 visible ASCII characters (a UUID, ' +
-          'say), bare or as a quoted string; scoped to the API key, remembered for 24 hours.',
+          'and answers with it; the same key with another body is a 422. 1 to 255 visible ASCII characters other than `"` ' +
+          '(a UUID, say), bare or as a quoted string; scoped to the API key, remembered for 24 hours.',
         required: false,
-        // The rule of lib/http/idempotency-key.ts.
-        schema: { type: 'string', pattern: '^(?:[!-~]{1,255}|"[!-~]{1,255}")$' },
+        schema: standaloneSchema(IdempotencyKeyHeader),
       },
     ],
     requestBody: { schema: 'NewPet', description: 'The animal to add, as a JSON object of at most 64 KiB.' },

@@ -118,3 +118,9 @@ function convert(
   }
   return result;
 }
+
+/** One zod schema as a standalone JSON Schema (a header's, say), without zod's `$schema`. */
+export function standaloneSchema(schema: z.core.$ZodType): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'throw' }) as JsonSchema;
+  return rest;
+}

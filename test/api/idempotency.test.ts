@@ -105,7 +105,7 @@ describe('Idempotency-Key', () => {
     const quoted = await create({ name: 'Quoted', categoryId: 1 }, `"${key}"`);
     const bare = await create({ name: 'Quoted', categoryId: 1 }, key);
     expect(await bare.json()).toEqual(await quoted.json());
-    for (const bad of ['', 'a'.repeat(256), 'with space', 'caf\u00e9']) {
+    for (const bad of ['', 'a'.repeat(256), 'with space', 'caf\u00e9', '""', 'a"b', '"unbalanced']) {
       const response = await api.request('/pets', {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'idempotency-key': bad },

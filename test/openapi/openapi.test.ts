@@ -11,6 +11,7 @@ import { startLocalApi, type LocalApi, type ProxyHandler } from '../../infra/loc
 import { STAGE_NAMES } from '../../infra/stages.ts';
 import { NewPet } from '../../lib/domain/pet.ts';
 import { ERROR_CODES } from '../../lib/http/errors.ts';
+import { idempotencyKey } from '../../lib/http/idempotency-key.ts';
 import {
   buildOpenApiDocument,
   type OperationObject,
@@ -140,6 +141,22 @@ describe('the document', () => {
       schema: { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
     });
     expect(parameter(operation('createPet'), 'Idempotency-Key')).toMatchObject({ in: 'header', required: false });
+  });
+
+  it('states the Idempotency-Key rule the handler enforces', () => {
+    const documented = new RegExp(String(parameter(operation('createPet'), 'Idempotency-Key').schema.pattern));
+    const samples = ['k', 'a'.repeat(255), '"quoted-uuid"', '', 'a'.repeat(256), 'with space', 'caf\u00e9', '""', 'a"b', '"unbalanced', `"${'a'.repeat(256)}"`];
+    for (const key of samples) {
+      const accepted = (() => {
+        try {
+          idempotencyKey({ headers: { 'Idempotency-Key': key } });
+          return true;
+        } catch {
+          return false;
+        }
+      })();
+      expect(documented.test(key), JSON.stringify(key)).toBe(accepted);
+    }
   });
 
   it('has the headers of each answer', () => {
