@@ -2,6 +2,7 @@
  * What a run prints: latency percentiles per operation, responses by status, and the SLO verdict.
  */
 import { OPERATIONS, type Slo } from './options.ts';
+import { Latencies } from './latency.ts';
 import type { LoadTestResult, OperationStats } from './run.ts';
 
 export interface SloCheck {
@@ -26,23 +27,16 @@ export interface Verdict {
   };
 }
 
-/** Nearest-rank percentile of unsorted values (NaN when there are none). */
-export function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
-}
-
 export function evaluate(result: LoadTestResult, slo: Slo): Verdict {
   const stats = OPERATIONS.map((op) => result.operations[op]);
-  const latencies = stats.flatMap((s) => s.latencies);
+  const latencies = Latencies.merge(stats.map((s) => s.latencies));
   const statuses = mergeStatuses(stats);
-  const responses = latencies.length;
+  const responses = latencies.count;
   const requests = responses + result.networkErrors;
   const status5xx = sum([...statuses].filter(([code]) => code >= 500).map(([, n]) => n));
   const unexpected4xx = sum([...statuses].filter(([code]) => code >= 400 && code < 500 && !slo.expected4xx.includes(code)).map(([, n]) => n));
   const errorRate = requests === 0 ? 1 : (status5xx + result.networkErrors) / requests;
-  const p99 = percentile(latencies, 99);
+  const p99 = latencies.percentile(99);
   const checks: SloCheck[] = [
     { name: 'responses', target: '> 0', actual: String(responses), met: responses > 0 },
     { name: 'p99 latency', target: `≤ ${slo.p99Ms} ms`, actual: `${fmt(p99)} ms`, met: responses > 0 && p99 <= slo.p99Ms },
@@ -62,22 +56,22 @@ export function evaluate(result: LoadTestResult, slo: Slo): Verdict {
   return {
     met: checks.every((c) => c.met),
     checks,
-    totals: { requests, responses, status5xx, unexpected4xx, errorRate, p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99 },
+    totals: { requests, responses, status5xx, unexpected4xx, errorRate, p50: latencies.percentile(50), p95: latencies.percentile(95), p99 },
   };
 }
 
 export function formatReport(result: LoadTestResult, verdict: Verdict): string {
   const rows: string[][] = [['operation', 'responses', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'statuses']];
   const line = (name: string, stats: readonly OperationStats[]) => {
-    const latencies = stats.flatMap((s) => s.latencies);
+    const latencies = Latencies.merge(stats.map((s) => s.latencies));
     rows.push([
       name,
-      String(latencies.length),
-      (latencies.length / Math.max(result.durationSeconds, 0.001)).toFixed(1),
-      fmt(percentile(latencies, 50)),
-      fmt(percentile(latencies, 95)),
-      fmt(percentile(latencies, 99)),
-      fmt(latencies.length === 0 ? Number.NaN : latencies.reduce((a, b) => Math.max(a, b), 0)),
+      String(latencies.count),
+      (latencies.count / Math.max(result.durationSeconds, 0.001)).toFixed(1),
+      fmt(latencies.percentile(50)),
+      fmt(latencies.percentile(95)),
+      fmt(latencies.percentile(99)),
+      fmt(latencies.max),
       formatStatuses(mergeStatuses(stats)),
     ]);
   };

@@ -7,6 +7,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { ConnectionOptions, TLSSocket } from 'node:tls';
 import { type AutocannonRequest, autocannon } from './autocannon.ts';
+import { Latencies } from './latency.ts';
 import { type LoadTestOptions, OPERATIONS, type Operation, PET_NAME_PREFIX } from './options.ts';
 
 const STATUSES = ['available', 'pending', 'sold'] as const;
@@ -16,8 +17,8 @@ const MAX_KNOWN_IDS = 10_000;
 export interface OperationStats {
   requests: number;
   readonly statuses: Map<number, number>;
-  /** Milliseconds, one per response. */
-  readonly latencies: number[];
+  /** One per response. */
+  readonly latencies: Latencies;
 }
 
 export interface LoadTestResult {
@@ -79,7 +80,7 @@ export interface RunHooks {
 export async function runLoad(options: LoadTestOptions, runId: string, hooks: RunHooks = {}): Promise<LoadTestResult> {
   const base = options.baseUrl;
   const basePath = base.pathname.replace(/\/+$/, '');
-  const empty = (): OperationStats => ({ requests: 0, statuses: new Map(), latencies: [] });
+  const empty = (): OperationStats => ({ requests: 0, statuses: new Map(), latencies: new Latencies() });
   const operations: Record<Operation, OperationStats> = { list: empty(), get: empty(), create: empty() };
 
   const ids: number[] = [];
@@ -130,7 +131,7 @@ export async function runLoad(options: LoadTestOptions, runId: string, hooks: Ru
       const op = context.op as Operation;
       const stats = operations[op];
       stats.requests++;
-      stats.latencies.push(performance.now() - (context.startedAt as number));
+      stats.latencies.record(performance.now() - (context.startedAt as number));
       stats.statuses.set(status, (stats.statuses.get(status) ?? 0) + 1);
       responses++;
       classes[Math.min(4, Math.max(0, Math.floor(status / 100) - 1))]! += 1;

@@ -6,7 +6,7 @@
 import { type AutocannonRequest, autocannon } from '../../infra/loadtest/autocannon.ts';
 import type { WorkerProcess } from './child.ts';
 import { requestFor, requestHeaders, type ScenarioId } from './scenarios.ts';
-import { percentile } from './stats.ts';
+import { Latencies } from '../../infra/loadtest/latency.ts';
 
 export interface LoadSettings {
   readonly durationSeconds: number;
@@ -26,20 +26,20 @@ export interface LoadResult {
   readonly serverCpuMs: number;
   readonly storeCpuMs: number;
   /** Every response time (ms), for merging rounds. */
-  readonly latencies: readonly number[];
+  readonly latencies: Latencies;
   /** Seconds measured. */
   readonly seconds: number;
 }
 
 /** Several rounds of the same measurement as one: mean throughput, percentiles of all responses. */
 export function mergeLoads(rounds: readonly LoadResult[]): LoadResult {
-  const latencies = rounds.flatMap((r) => r.latencies);
+  const latencies = Latencies.merge(rounds.map((r) => r.latencies));
   const requests = rounds.reduce((sum, r) => sum + r.requests, 0);
   const weighted = (key: 'serverCpuMs' | 'storeCpuMs') => rounds.reduce((sum, r) => sum + r[key] * r.requests, 0) / Math.max(requests, 1);
   return {
     rps: rounds.reduce((sum, r) => sum + r.rps, 0) / rounds.length,
-    p50Ms: percentile(latencies, 50),
-    p99Ms: percentile(latencies, 99),
+    p50Ms: latencies.percentile(50),
+    p99Ms: latencies.percentile(99),
     requests,
     non2xx: rounds.reduce((sum, r) => sum + r.non2xx, 0),
     errors: rounds.reduce((sum, r) => sum + r.errors, 0),
@@ -77,17 +77,17 @@ export async function measureLoad(
   const [serverBefore, storeBefore] = await Promise.all([target.server.cpuMs(), target.store.cpuMs()]);
   const instance = run(settings.durationSeconds);
   // autocannon's own percentiles are whole milliseconds; its response event has the exact time.
-  const latencies: number[] = [];
+  const latencies = new Latencies();
   instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTimeMs: number) => {
-    latencies.push(responseTimeMs);
+    latencies.record(responseTimeMs);
   });
   const result = await instance;
   const [serverAfter, storeAfter] = await Promise.all([target.server.cpuMs(), target.store.cpuMs()]);
   const requests = result.requests.total;
   return {
     rps: result.requests.average,
-    p50Ms: percentile(latencies, 50),
-    p99Ms: percentile(latencies, 99),
+    p50Ms: latencies.percentile(50),
+    p99Ms: latencies.percentile(99),
     requests,
     non2xx: result.non2xx,
     errors: result.errors,

@@ -1,18 +1,11 @@
 /** Small statistics and formatting helpers of the benchmark. */
+import { Latencies } from '../../infra/loadtest/latency.ts';
 
-export function median(values: readonly number[]): number {
-  return percentile(values, 50);
-}
-
-/** Linear-interpolated percentile (p in 0..100); NaN for no values. */
-export function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const rank = (p / 100) * (sorted.length - 1);
-  const low = Math.floor(rank);
-  const high = Math.ceil(rank);
-  const lowValue = sorted[low] as number;
-  return lowValue + ((sorted[high] as number) - lowValue) * (rank - low);
+/** Milliseconds: the 50th percentile, by the one definition the load test uses too (latency.ts). */
+export function median(valuesMs: readonly number[]): number {
+  const latencies = new Latencies();
+  for (const value of valuesMs) latencies.record(value);
+  return latencies.percentile(50);
 }
 
 export function mean(values: readonly number[]): number {
