@@ -120,7 +120,8 @@ export class PetStoreStack extends Stack {
     this.api = new PetStoreApi(this, 'Api', { settings, targets, logRetention, logRemovalPolicy });
     this.monitoring = new Monitoring(this, 'Monitoring', {
       settings,
-      apiStage: this.api.api.deploymentStage,
+      // The names the API was given (PetStoreApi: restApiName = stack name, stageName = stage).
+      api: { apiName: this.stackName, stageName: settings.stage },
       functions,
       tables: this.tables.all,
     });

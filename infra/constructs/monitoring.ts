@@ -5,13 +5,13 @@
  * The canary deployment (stack.ts) rolls back on these same alarms.
  */
 import { Duration, Stack } from 'aws-cdk-lib';
-import type { Stage } from 'aws-cdk-lib/aws-apigateway';
 import {
   Alarm,
   ComparisonOperator,
   type IAlarm,
   type IMetric,
   MathExpression,
+  Metric,
   Stats,
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
@@ -45,7 +45,14 @@ const WATCHED_OPERATIONS = [
 
 export interface MonitoringProps {
   readonly settings: StageSettings;
-  readonly apiStage: Stage;
+  /**
+   * The REST API's name and stage name, as plain strings, never the constructs' tokens: in
+   * production the canary's deployment groups watch these alarms, the `live` aliases name those
+   * groups in their UpdatePolicy, and CloudFormation counts a reference there as a dependency. An
+   * alarm that referenced the stage would close the loop alias → group → alarm → stage →
+   * deployment → method → alias, and CloudFormation would refuse the stack.
+   */
+  readonly api: { readonly apiName: string; readonly stageName: string };
   readonly functions: Readonly<Record<string, IFunction>>;
   readonly tables: readonly ServiceTable[];
 }
@@ -68,7 +75,7 @@ export class Monitoring extends Construct {
       alarmName: `${prefix}-api-5xx-rate`,
       alarmDescription: `More than ${settings.alarm5xxRatePercent}% of requests answered 5xx in 2 of 3 minutes.`,
       // The average of 5XXError is the share of requests that ended in a 5xx.
-      metric: props.apiStage.metricServerError({ statistic: Stats.AVERAGE, period: PERIOD }),
+      metric: apiMetric(props.api, '5XXError', Stats.AVERAGE),
       threshold: settings.alarm5xxRatePercent / 100,
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 3,
@@ -79,7 +86,7 @@ export class Monitoring extends Construct {
       alarmName: `${prefix}-api-p99-latency`,
       // 3 of 5 minutes: a lone cold start does not page.
       alarmDescription: `p99 latency above ${settings.alarmP99LatencyMs} ms in 3 of 5 minutes.`,
-      metric: props.apiStage.metricLatency({ statistic: Stats.p(99), period: PERIOD }),
+      metric: apiMetric(props.api, 'Latency', Stats.p(99)),
       threshold: settings.alarmP99LatencyMs,
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 5,
@@ -164,6 +171,17 @@ export class Monitoring extends Construct {
     if (alarms.length > 10) throw new Error(`${alarms.length} alarms for ${functionName}; CodeDeploy takes 10`);
     return alarms;
   }
+}
+
+/** An API Gateway metric of the stage, by the dimensions API Gateway publishes it under. */
+function apiMetric(api: MonitoringProps['api'], metricName: '5XXError' | 'Latency', statistic: string): Metric {
+  return new Metric({
+    namespace: 'AWS/ApiGateway',
+    metricName,
+    dimensionsMap: { ApiName: api.apiName, Stage: api.stageName },
+    statistic,
+    period: PERIOD,
+  });
 }
 
 /**

@@ -51,7 +51,6 @@ describe.each(STAGE_NAMES)('%s alarms', (stage) => {
       Namespace: 'AWS/ApiGateway',
       Statistic: 'Average',
       Threshold: 0.01,
-      Dimensions: Match.arrayWith([{ Name: 'Stage', Value: Match.anyValue() }]),
     });
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       AlarmName: `PetStore-${stage}-api-p99-latency`,
@@ -59,6 +58,24 @@ describe.each(STAGE_NAMES)('%s alarms', (stage) => {
       ExtendedStatistic: 'p99',
       Threshold: 2000,
     });
+  });
+
+  it("names the API and stage in the API alarms' dimensions as plain strings that match the deployed ones", () => {
+    // Plain strings, not references: production's canary watches these alarms, and a reference to
+    // the stage would close a dependency cycle (test/infra/dependency-graph.test.ts).
+    const [api] = Object.values(resourcesOf(template, 'AWS::ApiGateway::RestApi'));
+    const [deployedStage] = Object.values(resourcesOf(template, 'AWS::ApiGateway::Stage'));
+    const dimensions = [
+      { Name: 'ApiName', Value: api?.Properties?.Name },
+      { Name: 'Stage', Value: deployedStage?.Properties?.StageName },
+    ];
+    expect(dimensions).toEqual([
+      { Name: 'ApiName', Value: `PetStore-${stage}` },
+      { Name: 'Stage', Value: stage },
+    ]);
+    for (const alarm of [`PetStore-${stage}-api-5xx-rate`, `PetStore-${stage}-api-p99-latency`]) {
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmName: alarm, Namespace: 'AWS/ApiGateway', Dimensions: dimensions });
+    }
   });
 
   it.each(functionNames)('watches errors and throttles of %s', (name) => {
