@@ -5,9 +5,9 @@
  */
 import { isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
-import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Duration, type RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { CfnPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, type CfnFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -93,6 +93,13 @@ export class ApiFunction extends NodejsFunction {
       role,
     });
     logGroup.grantWrite(role);
+
+    // Lambda's Function makes the function depend on its whole role construct: the role, which the
+    // GetAtt of its ARN already implies (cfn-lint W3005), and the role's policy, which nothing else
+    // implies and which must exist before the function runs. Keep only the policy.
+    const policy = role.node.tryFindChild('DefaultPolicy')?.node.defaultChild;
+    if (!(policy instanceof CfnPolicy)) throw new Error(`${this.node.path}: its role has no policy`);
+    (this.node.defaultChild as CfnFunction).addOverride('DependsOn', [Stack.of(this).getLogicalId(policy)]);
   }
 
   /**
