@@ -2,6 +2,7 @@
  * PetStore on DynamoDB (design: data model). A page is one Query on the sparse `byStatus` index
  * or one Scan of the table, never a filtered Scan, so it costs O(limit) whatever the table size.
  */
+import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   type DynamoDBDocumentClient,
@@ -21,6 +22,12 @@ import { BY_STATUS_INDEX } from './tables.ts';
 
 /** A collision needs two creates in the same millisecond drawing the same 12 random bits. */
 const MAX_ID_ATTEMPTS = 5;
+
+/**
+ * The attribute that tells which request stored a pet item: random per put, read only by `#put`,
+ * never returned (toPet copies the Pet fields alone).
+ */
+export const WRITE_TOKEN = 'writeToken';
 
 export class DynamoDbPetStore implements PetStore {
   readonly #client: DynamoDBDocumentClient;
@@ -50,15 +57,44 @@ export class DynamoDbPetStore implements PetStore {
     }
   }
 
-  /** Conditional put: true when stored, false when a pet with this id already exists. */
+  /**
+   * Conditional put: true when this call stored the pet, false when another pet has this id.
+   * The SDK retries a put whose answer was lost (late, or the connection reset), and the retry
+   * then fails the condition against the very item the first attempt stored. So every put carries
+   * a fresh write token, and a failed condition is ours when the item there carries our token.
+   * Comparing the pet itself would not do: every request with one Idempotency-Key puts the same pet
+   * under the same id, and exactly one of them stored it.
+   */
   async #put(pet: Pet): Promise<boolean> {
+    const writeToken = randomUUID();
     try {
       await this.#client.send(
-        new PutCommand({ TableName: this.#tableName, Item: pet, ConditionExpression: 'attribute_not_exists(id)' }),
+        new PutCommand({
+          TableName: this.#tableName,
+          Item: { ...pet, [WRITE_TOKEN]: writeToken },
+          ConditionExpression: 'attribute_not_exists(id)',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
       );
       return true;
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
+      if (error instanceof ConditionalCheckFailedException) return (await this.#writeTokenOf(pet.id, error)) === writeToken;
+      throw classifyStoreError(error, 'create pet');
+    }
+  }
+
+  /** The write token of the pet stored under `id`, from the failed put's answer or read back. */
+  async #writeTokenOf(id: number, failure: ConditionalCheckFailedException): Promise<unknown> {
+    // DynamoDB (and DynamoDB Local) answer with the item (ALL_OLD), as raw attribute values.
+    const returned = failure.Item?.[WRITE_TOKEN];
+    if (returned) return returned.S;
+    // dynalite does not implement ReturnValuesOnConditionCheckFailure: read the item instead.
+    try {
+      const { Item } = await this.#client.send(
+        new GetCommand({ TableName: this.#tableName, Key: { id }, ConsistentRead: true, ProjectionExpression: WRITE_TOKEN }),
+      );
+      return Item?.[WRITE_TOKEN];
+    } catch (error) {
       throw classifyStoreError(error, 'create pet');
     }
   }

@@ -3,7 +3,7 @@
  * timeouts, within a bounded time; a failed key lookup is a 503, never a 401; nothing half-written.
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { startLocalApi } from '../../infra/local/api-server.ts';
 import { ENV } from '../../lib/config.ts';
 import { createDocumentClient } from '../../lib/store/dynamodb-client.ts';
@@ -158,6 +158,68 @@ describe('store faults', () => {
     expect(result.statusCode).toBe(503);
     expect(result.headers?.['Retry-After']).toBe('1');
     expect(JSON.parse(result.body)).toMatchObject({ code: 'service_unavailable', status: 503 });
+  });
+
+  // The SDK retries a put whose answer it never got; the retry then finds the item its first
+  // attempt stored. That is this request's pet, not an id collision to store it again for.
+  describe.each(['late', 'reset-after-write'] as const)('when the store writes a pet but its answer is lost (%s)', (fault) => {
+    /** The first PutItem of a pet gets `fault`; everything after it passes. */
+    const loseFirstPetAnswer = () => {
+      let faulted = false;
+      proxy.decide = (op, table) => {
+        if (faulted || op !== 'PutItem' || table !== api.stack.tableNames.pets) return 'pass';
+        faulted = true;
+        return fault;
+      };
+    };
+
+    it('an unkeyed create stores the pet once and answers 201 with it', async () => {
+      const name = `lost-answer-${fault}-${Date.now()}`;
+      loseFirstPetAnswer();
+      const response = await call('POST', '/pets', JSON.stringify({ name, categoryId: 1 }));
+      expect(response.status).toBe(201);
+      const pet = (await response.json()) as { id: number };
+      expect(petsCalls().filter((c) => c.operation === 'PutItem').map((c) => c.fault)).toEqual([fault, 'pass']);
+      // DynamoDB Local returns the item with the failed condition (ALL_OLD); dynalite does not, so
+      // the store reads it back.
+      expect(petsCalls().filter((c) => c.operation === 'GetItem')).toHaveLength(inject('dynamodbEndpoint') ? 0 : 1);
+      expect(await countPets(name)).toBe(1);
+      expect((await call('GET', `/pets/${pet.id}`, undefined)).status).toBe(200);
+    });
+
+    it('a keyed create stores the pet once, and its only request is not marked as a replay', async () => {
+      const name = `lost-answer-keyed-${fault}-${Date.now()}`;
+      loseFirstPetAnswer();
+      const response = await fetch(`${api.url}/pets`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${api.apiKey}`, 'content-type': 'application/json', 'idempotency-key': name },
+        body: JSON.stringify({ name, categoryId: 1 }),
+      });
+      expect(response.status).toBe(201);
+      expect(response.headers.get('idempotent-replayed')).toBeNull();
+      expect(await countPets(name)).toBe(1);
+    });
+
+    it("a keyed create whose reservation's answer is lost stores the pet once, not as a replay", async () => {
+      // The retried reservation fails its condition on the record it just wrote, and reads it back:
+      // the same pet id and body hash, so the request goes on as the one that reserved the key.
+      const name = `lost-reservation-${fault}-${Date.now()}`;
+      let faulted = false;
+      proxy.decide = (op, table) => {
+        if (faulted || op !== 'PutItem' || table !== api.stack.tableNames.idempotency) return 'pass';
+        faulted = true;
+        return fault;
+      };
+      const response = await fetch(`${api.url}/pets`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${api.apiKey}`, 'content-type': 'application/json', 'idempotency-key': name },
+        body: JSON.stringify({ name, categoryId: 1 }),
+      });
+      expect(faulted).toBe(true);
+      expect(response.status).toBe(201);
+      expect(response.headers.get('idempotent-replayed')).toBeNull();
+      expect(await countPets(name)).toBe(1);
+    });
   });
 
   it('writes nothing when a create fails', async () => {

@@ -2,7 +2,7 @@
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pet, PetStatus } from '../../lib/domain/pet.ts';
-import { DynamoDbPetStore } from '../../lib/store/dynamodb-pet-store.ts';
+import { DynamoDbPetStore, WRITE_TOKEN } from '../../lib/store/dynamodb-pet-store.ts';
 import type { PetStore } from '../../lib/store/pet-store.ts';
 import { type TestTables, testTables } from '../support/store-endpoint.ts';
 
@@ -59,10 +59,14 @@ describe('DynamoDbPetStore', () => {
     expect(await pets.get(1)).toBeUndefined();
   });
 
-  it('stores nothing but pets in the table', async () => {
+  it('stores nothing but pets in the table, each with the token of the request that wrote it', async () => {
     const { Items = [] } = await client.send(new ScanCommand({ TableName: tableName }));
     expect(Items).toHaveLength(created.length);
-    for (const item of Items) expect(Object.keys(item).every((k) => ['id', 'name', 'categoryId', 'status'].includes(k))).toBe(true);
+    for (const item of Items) {
+      expect(Object.keys(item).every((k) => ['id', 'name', 'categoryId', 'status', WRITE_TOKEN].includes(k))).toBe(true);
+      expect(item[WRITE_TOKEN]).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    expect(new Set(Items.map((item) => item[WRITE_TOKEN])).size).toBe(Items.length);
   });
 
   it.each([1, 2, 5, 24, 100])('pages the whole table exactly once with limit %i', async (limit) => {

@@ -13,9 +13,25 @@ import type { AddressInfo } from 'node:net';
  * - `hang`: accepts the request and never answers;
  * - `stall-after-headers`: sends the status line, headers and part of the body, then nothing;
  * - `trickle`: sends the real answer one byte every 300 ms;
- * - `garbage`: a 200 whose body is an HTML page, as a misrouted proxy would send.
+ * - `garbage`: a 200 whose body is an HTML page, as a misrouted proxy would send;
+ * - `late`: forwards the request (the store does the work) and answers LATE_ANSWER_MS later, past
+ *   the client's deadline, so the client never sees that its write happened;
+ * - `reset-after-write`: forwards the request, then resets the connection instead of answering.
  */
-export type Fault = 'pass' | 'throttle' | `throttle:${string}` | 'server-error' | 'hang' | 'stall-after-headers' | 'trickle' | 'garbage';
+export type Fault =
+  | 'pass'
+  | 'throttle'
+  | `throttle:${string}`
+  | 'server-error'
+  | 'hang'
+  | 'stall-after-headers'
+  | 'trickle'
+  | 'garbage'
+  | 'late'
+  | 'reset-after-write';
+
+/** Past the SDK's 1 s wait for response headers (lib/store/dynamodb-client.ts). */
+export const LATE_ANSWER_MS = 1_300;
 
 const TRICKLE_INTERVAL_MS = 300;
 
@@ -78,9 +94,18 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     const upstream = httpRequest(
       { host: targetUrl.hostname, port: targetUrl.port, method: req.method, path: req.url, headers: req.headers },
       (reply) => {
-        res.writeHead(reply.statusCode ?? 500, reply.headers);
-        if (fault === 'trickle') void trickle(reply, res, hanging);
-        else reply.pipe(res);
+        if (fault === 'reset-after-write') {
+          reply.resume();
+          res.socket?.resetAndDestroy();
+          return;
+        }
+        const answer = () => {
+          res.writeHead(reply.statusCode ?? 500, reply.headers);
+          if (fault === 'trickle') void trickle(reply, res, hanging);
+          else reply.pipe(res);
+        };
+        if (fault === 'late') setTimeout(answer, LATE_ANSWER_MS);
+        else answer();
       },
     );
     upstream.on('error', () => res.destroy());
