@@ -18,5 +18,6 @@ export const handler = apiHandler('listPets', async (event) => {
   const page = await services().pets.list({ limit, status, afterId });
   if (page.nextAfterId === undefined) return json(200, page.pets);
   const next = new URLSearchParams({ limit: String(limit), ...(status ? { status } : {}), cursor: encodeCursor(status, page.nextAfterId) });
-  return json(200, page.pets, { Link: `<${absoluteUrl(event, event.path, next)}>; rel="next"` });
+  // The resource, not the path as sent: `/v1//pets` is routed here too, and is not echoed.
+  return json(200, page.pets, { Link: `<${absoluteUrl(event, event.resource, next)}>; rel="next"` });
 });

@@ -50,8 +50,10 @@ export async function loadHandlers(): Promise<Record<Route['functionName'], Prox
 
 export async function startLocalApi(options: LocalApiOptions = {}): Promise<LocalApi> {
   const handlers = options.handlers ?? (await loadHandlers());
+  // The host clients address this server by, as API Gateway asserts its own domain name.
+  let authority = '';
   const server = createServer((req, res) => {
-    handle(req, res, handlers).catch((error: unknown) => {
+    handle(req, res, handlers, authority).catch((error: unknown) => {
       // The handlers answer their own errors; reaching here is a bug in this adapter.
       process.stderr.write(`local API adapter error: ${(error as Error).stack ?? String(error)}\n`);
       if (!res.headersSent) send(res, errorResult(new HttpError('internal_error', 'The local API failed to handle this request.')));
@@ -65,10 +67,16 @@ export async function startLocalApi(options: LocalApiOptions = {}): Promise<Loca
     server.listen(options.port ?? 0, host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  return { url: `http://${host}:${port}${API_BASE_PATH}`, port, close: () => closeServer(server) };
+  authority = `${host}:${port}`;
+  return { url: `http://${authority}${API_BASE_PATH}`, port, close: () => closeServer(server) };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, handlers: Record<Route['functionName'], ProxyHandler>): Promise<void> {
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  handlers: Record<Route['functionName'], ProxyHandler>,
+  domainName: string,
+): Promise<void> {
   const requestId = randomUUID();
   // Split by hand: `new URL()` would read a path such as `//host` as an authority.
   const [path = '/', search = ''] = splitTarget(req.url ?? '/');
@@ -87,7 +95,16 @@ async function handle(req: IncomingMessage, res: ServerResponse, handlers: Recor
   const route = routes.find((r) => r.resource === match.resource && r.method === method);
   if (!route) return send(res, gatewayError(methodNotAllowedError(method, match.resource), requestId));
 
-  const event = toProxyEvent(req, { requestId, method, path, search, body, resource: API_BASE_PATH + match.resource, pathParameters: match.pathParameters });
+  const event = toProxyEvent(req, {
+    requestId,
+    domainName,
+    method,
+    path,
+    search,
+    body,
+    resource: API_BASE_PATH + match.resource,
+    pathParameters: match.pathParameters,
+  });
   const result = await handlers[route.functionName](event, lambdaContext(requestId, route.functionName));
   send(res, result);
 }
@@ -126,6 +143,8 @@ function gatewayError(error: HttpError, requestId: string): APIGatewayProxyResul
 
 interface EventParts {
   readonly requestId: string;
+  /** The server's own `host:port`: the gateway's domain name, never the client's Host header. */
+  readonly domainName: string;
   readonly method: string;
   readonly path: string;
   /** The query string, without `?`. */
@@ -139,8 +158,12 @@ interface EventParts {
 export function toProxyEvent(req: IncomingMessage, parts: EventParts): APIGatewayProxyEvent {
   // rawHeaders keeps the client's casing and every repetition, as API Gateway passes them on.
   const headerPairs: [string, string][] = [];
-  for (let i = 0; i < req.rawHeaders.length; i += 2) headerPairs.push([req.rawHeaders[i] as string, req.rawHeaders[i + 1] as string]);
-  if (!headerPairs.some(([name]) => name.toLowerCase() === 'x-forwarded-proto')) headerPairs.push(['X-Forwarded-Proto', 'http']);
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i] as string;
+    // The gateway says which scheme the client used; whatever a client sent there is dropped.
+    if (name.toLowerCase() !== 'x-forwarded-proto') headerPairs.push([name, req.rawHeaders[i + 1] as string]);
+  }
+  headerPairs.push(['X-Forwarded-Proto', 'http']);
   const { single: headers, multi: multiValueHeaders } = collect(headerPairs);
   const { single: query, multi: multiQuery } = collect([...new URLSearchParams(parts.search)]);
   const hasQuery = Object.keys(query).length > 0;
@@ -165,7 +188,7 @@ export function toProxyEvent(req: IncomingMessage, parts: EventParts): APIGatewa
       accountId: '000000000000',
       apiId: 'local',
       authorizer: null,
-      domainName: headers.Host ?? headers.host ?? '127.0.0.1',
+      domainName: parts.domainName,
       domainPrefix: 'local',
       extendedRequestId: parts.requestId,
       httpMethod: parts.method,

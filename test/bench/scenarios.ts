@@ -65,6 +65,7 @@ export function proxyEvent(spec: RequestSpec, apiKey: string, requestId: string)
   } as unknown as IncomingMessage;
   return toProxyEvent(req, {
     requestId,
+    domainName: 'bench.local',
     method: spec.method,
     path: `/v1${pathOnly}`,
     search,

@@ -12,6 +12,7 @@ function request(rawHeaders: string[]): IncomingMessage {
 const eventFor = (rawHeaders: string[], body: Buffer) =>
   toProxyEvent(request(['Host', 'local', ...rawHeaders]), {
     requestId: 'r-1',
+    domainName: '127.0.0.1:3000',
     method: 'POST',
     path: '/v1/pets',
     search: '',
@@ -38,6 +39,13 @@ describe('toProxyEvent', () => {
     expect(event.multiValueHeaders).toMatchObject({ Authorization: ['Bearer a'], authorization: ['Bearer b'], 'X-Thing': ['1', '2'] });
     expect(event.headers['X-Thing']).toBe('2');
     expect(event.body).toBeNull();
+  });
+
+  it("asserts the gateway's own domain name and scheme, whatever Host and X-Forwarded-Proto the client sent", () => {
+    const event = eventFor(['Host', 'evil.example', 'X-Forwarded-Proto', 'javascript:alert(1)//', 'x-forwarded-proto', 'https'], Buffer.alloc(0));
+    expect(event.requestContext.domainName).toBe('127.0.0.1:3000');
+    expect(event.multiValueHeaders['X-Forwarded-Proto']).toEqual(['http']);
+    expect(Object.keys(event.headers).filter((name) => name.toLowerCase() === 'x-forwarded-proto')).toEqual(['X-Forwarded-Proto']);
   });
 });
 
