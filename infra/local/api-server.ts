@@ -9,7 +9,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse, S
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { REQUEST_ID_HEADER } from '../../lib/http/access-log.ts';
 import { HttpError } from '../../lib/http/errors.ts';
+import { MAX_BODY_BYTES } from '../../lib/http/json-body.ts';
 import { errorResult } from '../../lib/http/response.ts';
 import {
   GATEWAY_MAX_BODY_BYTES,
@@ -19,7 +21,17 @@ import {
 } from '../../lib/http/gateway-errors.ts';
 import { API_BASE_PATH, matchResource, routes, type Route } from '../../lib/routes.ts';
 import { openApiDocumentResponse } from '../../lib/openapi/serve.ts';
+import { COMMON_ERROR_HEADERS } from '../constructs/gateway-errors.ts';
 import { MEMORY_MB, TIMEOUT_SECONDS } from '../function-limits.ts';
+
+/**
+ * Bounds that keep idle or slow clients from exhausting the process (its file descriptors are the
+ * embedded store's too): at most MAX_CONNECTIONS at once, further ones refused at once; headers
+ * within 5 s, the whole request within 30 s, idle keep-alive connections closed after 5 s, all
+ * checked every second.
+ */
+const MAX_CONNECTIONS = 1_000;
+const SERVER_LIMITS = { headersTimeout: 5_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 } as const;
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -52,7 +64,7 @@ export async function startLocalApi(options: LocalApiOptions = {}): Promise<Loca
   const handlers = options.handlers ?? (await loadHandlers());
   // The host clients address this server by, as API Gateway asserts its own domain name.
   let authority = '';
-  const server = createServer((req, res) => {
+  const server = createServer(SERVER_LIMITS, (req, res) => {
     handle(req, res, handlers, authority).catch((error: unknown) => {
       // The handlers answer their own errors; reaching here is a bug in this adapter.
       process.stderr.write(`local API adapter error: ${(error as Error).stack ?? String(error)}\n`);
@@ -61,6 +73,7 @@ export async function startLocalApi(options: LocalApiOptions = {}): Promise<Loca
     });
   });
   server.on('clientError', answerMalformedRequest);
+  server.maxConnections = MAX_CONNECTIONS;
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -81,31 +94,44 @@ async function handle(
   // Split by hand: `new URL()` would read a path such as `//host` as an authority.
   const [path = '/', search = ''] = splitTarget(req.url ?? '/');
   const method = (req.method ?? 'GET').toUpperCase();
-  const body = await readBody(req, GATEWAY_MAX_BODY_BYTES);
-  if (body === 'too large') {
-    return send(res, gatewayError(new HttpError('payload_too_large', GATEWAY_TOO_LARGE_MESSAGE), requestId));
-  }
 
+  // Everything the gateway answers by itself is answered before a byte of the body is read.
   // Public documentation, before the route table and without authentication: GET /v1/openapi.json.
   const documentation = openApiDocumentResponse(method, path, requestId);
-  if (documentation) return send(res, documentation);
-
+  if (documentation) return answerUnread(req, res, documentation);
   const match = path === API_BASE_PATH || path.startsWith(`${API_BASE_PATH}/`) ? matchResource(path.slice(API_BASE_PATH.length)) : undefined;
-  if (!match) return send(res, gatewayError(notFoundError(), requestId));
+  if (!match) return answerUnread(req, res, gatewayError(notFoundError(), requestId));
   const route = routes.find((r) => r.resource === match.resource && r.method === method);
-  if (!route) return send(res, gatewayError(methodNotAllowedError(method, match.resource), requestId));
+  if (!route) return answerUnread(req, res, gatewayError(methodNotAllowedError(method, match.resource), requestId));
+  if (Number(req.headers['content-length'] ?? 0) > GATEWAY_MAX_BODY_BYTES) {
+    return answerUnread(req, res, gatewayError(new HttpError('payload_too_large', GATEWAY_TOO_LARGE_MESSAGE), requestId));
+  }
 
+  const body = await readBody(req, MAX_BODY_BYTES);
+  // The client went away half-way through its body: there is nobody to answer.
+  if (body === undefined) return;
   const event = toProxyEvent(req, {
     requestId,
     domainName,
     method,
     path,
     search,
-    body,
+    body: body.bytes,
     resource: API_BASE_PATH + match.resource,
     pathParameters: match.pathParameters,
   });
   const result = await handlers[route.functionName](event, lambdaContext(requestId, route.functionName));
+  // The rest of a cut body is read and dropped after the answer, as Node does for a body nobody
+  // read: closing at once could reset the connection before the client has read the answer.
+  if (body.cut) res.once('finish', () => req.resume());
+  send(res, result);
+}
+
+/**
+ * Answers without reading the request's body; Node then reads and drops whatever of it is still
+ * coming (no memory held; the server's requestTimeout bounds how long).
+ */
+function answerUnread(_req: IncomingMessage, res: ServerResponse, result: APIGatewayProxyResult): void {
   send(res, result);
 }
 
@@ -136,9 +162,10 @@ function answerMalformedRequest(error: NodeJS.ErrnoException, socket: Duplex): v
   socket.end(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`, 'latin1'), body]));
 }
 
+/** An error the gateway makes, with the headers its gateway responses and mocks carry too. */
 function gatewayError(error: HttpError, requestId: string): APIGatewayProxyResult {
   const result = errorResult(error);
-  return { ...result, headers: { ...result.headers, 'X-Request-Id': requestId } };
+  return { ...result, headers: { ...result.headers, ...COMMON_ERROR_HEADERS, [REQUEST_ID_HEADER]: requestId } };
 }
 
 interface EventParts {
@@ -269,15 +296,25 @@ export function lambdaContext(requestId: string, functionName: string, stream = 
   };
 }
 
-async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too large'> {
+/**
+ * The body, but never more than one byte past `limit`: that byte is enough for the function to
+ * answer 413 as it would on AWS, and a client sending megabytes holds 64 KiB here, not its
+ * megabytes. `cut` says bytes were left unread; undefined: the client left half-way.
+ */
+async function readBody(req: IncomingMessage, limit: number): Promise<{ bytes: Buffer; cut: boolean } | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) return 'too large';
-    chunks.push(chunk as Buffer);
+  try {
+    // Leaving the loop early must not destroy the request: its socket still carries the answer.
+    for await (const chunk of req.iterator({ destroyOnReturn: false })) {
+      chunks.push(chunk as Buffer);
+      size += (chunk as Buffer).length;
+      if (size > limit) return { bytes: Buffer.concat(chunks).subarray(0, limit + 1), cut: true };
+    }
+  } catch {
+    return undefined;
   }
-  return Buffer.concat(chunks);
+  return { bytes: Buffer.concat(chunks), cut: false };
 }
 
 function send(res: ServerResponse, result: APIGatewayProxyResult): void {

@@ -22,7 +22,7 @@ export function parseJsonBody(event: Pick<APIGatewayProxyEvent, 'body' | 'header
     throw new HttpError('validation_failed', 'Request body is required: send a JSON object such as {"name": "Rex", "categoryId": 1}.');
   }
   if (bytes.length > MAX_BODY_BYTES) {
-    throw new HttpError('payload_too_large', `Request body is ${bytes.length} bytes; the limit is ${MAX_BODY_BYTES} bytes (64 KiB).`);
+    throw new HttpError('payload_too_large', `Request body is larger than the limit of ${MAX_BODY_BYTES} bytes (64 KiB): send a smaller pet.`);
   }
   const contentType = header(event.headers, 'content-type');
   const [mediaType = '', ...params] = (contentType ?? '').split(';').map((part) => part.trim());

@@ -25,13 +25,14 @@ const documentText = (): string => (serialized ??= serializeOpenApiDocument(buil
 export function openApiDocumentResponse(method: string, path: string, requestId: string): APIGatewayProxyResult | undefined {
   // One trailing slash is ignored, as API Gateway and the route table (lib/routes.ts) ignore it.
   if (path.replace(/\/$/, '') !== `${API_BASE_PATH}${OPENAPI_DOCUMENT_PATH}`) return undefined;
-  const common = { [REQUEST_ID_HEADER]: requestId, 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' };
+  const common = { [REQUEST_ID_HEADER]: requestId, 'X-Content-Type-Options': 'nosniff' };
   if (method !== 'GET') {
+    // As the deployed 405 mock answers: an error is never cached.
     const error = new HttpError('method_not_allowed', `Method ${method} is not allowed on ${path}. Allowed: GET.`, { Allow: 'GET' });
     const result = errorResult(error);
-    return { ...result, headers: { ...result.headers, ...common } };
+    return { ...result, headers: { ...result.headers, ...common, 'Cache-Control': 'no-store' } };
   }
-  return { statusCode: 200, headers: { 'Content-Type': JSON_CONTENT_TYPE, ...common }, body: documentText() };
+  return { statusCode: 200, headers: { 'Content-Type': JSON_CONTENT_TYPE, ...common, 'Cache-Control': 'no-cache' }, body: documentText() };
 }
 
 /**

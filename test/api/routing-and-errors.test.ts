@@ -140,7 +140,7 @@ describe('known paths with another method → 405 method_not_allowed with Allow,
 });
 
 describe('every response is stamped', () => {
-  it('carries X-Request-Id and application/json on success and on every kind of error', async () => {
+  it('carries X-Request-Id, application/json, nosniff and no-store on success and on every kind of error, gateway-made ones included', async () => {
     const responses: Array<[string, Promise<Response>]> = [
       ['200 list', api.request('/pets')],
       ['200 get', api.request(`/pets/${pet.id}`)],
@@ -154,10 +154,14 @@ describe('every response is stamped', () => {
       ['405 route', fetchAt('/v1/pets', { method: 'DELETE', auth: null })],
       ['413', api.request('/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: ' '.repeat(70_000) })],
       ['415', api.request('/pets', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' })],
+      ['200 document', fetchAt('/v1/openapi.json', { auth: null })],
+      ['405 document', fetchAt('/v1/openapi.json', { method: 'POST', auth: null })],
     ];
     for (const [label, pending] of responses) {
       const res = await pending;
       expect(res.headers.get('x-request-id'), `X-Request-Id on ${label}`).toBeTruthy();
+      expect(res.headers.get('x-content-type-options'), `nosniff on ${label}`).toBe('nosniff');
+      if (label !== '200 document') expect(res.headers.get('cache-control'), `Cache-Control on ${label}`).toBe('no-store');
       expectJsonContentType(res);
       const text = await res.text();
       if (res.status >= 400) {

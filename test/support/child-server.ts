@@ -13,6 +13,8 @@ process.on('exit', () => {
 
 export interface ChildServer {
   readonly url: string;
+  /** The server's process id, to read its memory and open files under /proc. */
+  readonly pid: number;
   /** Everything the server printed so far, stdout and stderr. */
   output(): string;
   /** SIGTERM and wait for a clean exit. */
@@ -53,6 +55,7 @@ export async function startChildServer(env: Record<string, string>): Promise<Chi
   });
   return {
     url,
+    pid: child.pid as number,
     output: () => output,
     stop: async () => {
       child.kill('SIGTERM');
