@@ -88,6 +88,7 @@ export class PetStoreStack extends Stack {
         description: `Pet Store ${settings.stage}: ${describeRoutes(name)}`,
         logRetention,
         logRemovalPolicy,
+        retainVersions: settings.production,
         environment: {
           [ENV.keyCacheSeconds]: String(settings.apiKeyCacheSeconds),
           [ENV.logLevel]: settings.logLevel,

@@ -5,7 +5,7 @@
  */
 import { isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, type RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { CfnPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, type CfnFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -56,6 +56,11 @@ export interface ApiFunctionProps {
   /** Of the log group: kept in production, removed with a staging stack. */
   readonly logRemovalPolicy: RemovalPolicy;
   readonly environment?: Readonly<Record<string, string>>;
+  /**
+   * Keep each published version when a deploy replaces it (production: the `live` alias can be
+   * pointed back at one by hand). By default CloudFormation deletes the previous version.
+   */
+  readonly retainVersions?: boolean;
 }
 
 export class ApiFunction extends NodejsFunction {
@@ -91,6 +96,7 @@ export class ApiFunction extends NodejsFunction {
       },
       logGroup,
       role,
+      ...(props.retainVersions ? { currentVersionOptions: { removalPolicy: RemovalPolicy.RETAIN } } : {}),
     });
     logGroup.grantWrite(role);
 

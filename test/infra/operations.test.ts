@@ -177,6 +177,16 @@ describe('canary deployments', () => {
     }
   });
 
+  it('keep every published version when a deploy replaces it, so the alias can be pointed back by hand', () => {
+    const versions = resourcesOf(production, 'AWS::Lambda::Version');
+    expect(Object.keys(versions)).toHaveLength(functionNames.length);
+    for (const version of Object.values(versions)) {
+      expect(version).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    }
+    const aliases = Object.values(resourcesOf(production, 'AWS::Lambda::Alias'));
+    for (const alias of aliases) expect(Object.keys(versions)).toContain((alias.Properties?.FunctionVersion as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]);
+  });
+
   it.each(functionNames)('roll %s back on the API, function and table alarms', (name) => {
     const groupId = logicalId(stack.deploymentGroups?.[name]);
     const alarms = (production.toJSON().Resources[groupId].Properties.AlarmConfiguration.Alarms as Array<{ Name: { Ref: string } }>).map(
