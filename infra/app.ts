@@ -1,12 +1,14 @@
 /**
  * CDK entry (cdk.json runs `node infra/app.ts`): one stack per stage, PetStore-staging and
- * PetStore-production, checked by cdk-nag's AWS Solutions pack. Environment-agnostic, so synth needs
+ * PetStore-production, and PetStore-account for the account-wide API Gateway logging role, all
+ * checked by cdk-nag's AWS Solutions pack. Environment-agnostic, so synth needs
  * no credentials, account, region, Docker or network: deploy with `npx cdk deploy PetStore-staging`.
  *
  * `buildApp()` is exported so tests can build the same app with their own context and outdir.
  */
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { ACCOUNT_STACK_NAME, PetStoreAccountStack } from './account-stack.ts';
 import { PetStoreStack } from './stack.ts';
 import { STAGE_NAMES, type StageName, readStageSettings, stackName } from './stages.ts';
 
@@ -20,6 +22,8 @@ export interface BuildAppOptions {
 export interface PetStoreApp {
   readonly app: App;
   readonly stacks: Readonly<Record<StageName, PetStoreStack>>;
+  /** Deployed once per account and region, before the stages. */
+  readonly account: PetStoreAccountStack;
 }
 
 export function buildApp(options: BuildAppOptions = {}): PetStoreApp {
@@ -30,12 +34,13 @@ export function buildApp(options: BuildAppOptions = {}): PetStoreApp {
   // cdk-nag 3 is a validation plugin: an unacknowledged error fails the synth.
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
 
+  const account = new PetStoreAccountStack(app, ACCOUNT_STACK_NAME);
   const stacks = {} as Record<StageName, PetStoreStack>;
   for (const stage of STAGE_NAMES) {
     const settings = readStageSettings(stage, (key) => app.node.tryGetContext(key));
     stacks[stage] = new PetStoreStack(app, stackName(stage), { settings });
   }
-  return { app, stacks };
+  return { app, stacks, account };
 }
 
 if (import.meta.main) {

@@ -1,0 +1,36 @@
+/**
+ * `PetStore-account`: the one API Gateway setting that belongs to an account and region rather
+ * than to a stage, the role API Gateway writes its execution and access logs with. Deployed once,
+ * before the stages; both stages rely on it, and neither owns it, so a staging deploy cannot
+ * re-point production's logging and a destroyed stage leaves nothing behind.
+ */
+import { RemovalPolicy, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
+import { CfnAccount } from 'aws-cdk-lib/aws-apigateway';
+import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { Construct } from 'constructs';
+
+export const ACCOUNT_STACK_NAME = 'PetStore-account';
+
+export class PetStoreAccountStack extends Stack {
+  readonly logsRole: Role;
+
+  constructor(scope: Construct, id: string, props: StackProps = {}) {
+    super(scope, id, { description: 'Pet Store API: the account-wide API Gateway logging role (deploy once per account and region)', ...props });
+    Tags.of(this).add('Project', 'PetStore');
+
+    this.logsRole = new Role(this, 'ApiGatewayLogsRole', {
+      assumedBy: new ServicePrincipal('apigateway.amazonaws.com'),
+      description: 'Lets API Gateway write the execution and access logs of every REST API stage in this account and region',
+      managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('service-role/AmazonAPIGatewayPushToCloudWatchLogs')],
+    });
+    const account = new CfnAccount(this, 'ApiGatewayAccount', { cloudWatchRoleArn: this.logsRole.roleArn });
+    // Retained: stages deployed later, or other APIs in the account, may log through it.
+    this.logsRole.applyRemovalPolicy(RemovalPolicy.RETAIN);
+    account.applyRemovalPolicy(RemovalPolicy.RETAIN);
+
+    Validations.of(this).acknowledge({
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+      reason: 'The account-level API Gateway logging role needs exactly this AWS-managed policy.',
+    });
+  }
+}
