@@ -65,6 +65,8 @@ export class PetStoreStack extends Stack {
       description: `Pet Store API, ${props.settings.stage} stage`,
       // Production cannot be deleted by a stray `cdk destroy`.
       terminationProtection: props.settings.production,
+      // Pinned (context account/region): credentials for another account cannot deploy it.
+      ...(props.settings.env ? { env: props.settings.env } : {}),
       ...props,
     });
     const { settings } = props;

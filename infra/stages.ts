@@ -47,6 +47,12 @@ export interface CustomDomainSettings {
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
+/** The AWS account and region a stage may only be deployed to. */
+export interface PinnedEnvironment {
+  readonly account: string;
+  readonly region: string;
+}
+
 export interface StageSettings {
   readonly stage: StageName;
   /** Steady-state requests per second per method, enforced by API Gateway (then 429). */
@@ -66,6 +72,12 @@ export interface StageSettings {
   /** Subscribe this address to the stage's alarm topic. */
   readonly alarmEmail?: string;
   readonly customDomain?: CustomDomainSettings;
+  /**
+   * Pins the stack to this account and region (context `account` and `region`, both or neither):
+   * a deploy whose credentials are for another account, or that targets another region, fails
+   * before changing anything. Unpinned, the stack is environment-agnostic and synth needs no AWS.
+   */
+  readonly env?: PinnedEnvironment;
   /**
    * Production behaviour: tables retained and deletion-protected, functions shifted through a
    * CodeDeploy canary, alarms always wired to an SNS topic. Fixed per stage, not a context value.
@@ -115,7 +127,7 @@ const NUMBER_KEYS = [
   'alarm5xxRatePercent',
   'alarmP99LatencyMs',
 ] as const;
-const STRING_KEYS = ['logLevel', 'alarmEmail', 'domainName', 'certificateArn', 'hostedZoneId', 'hostedZoneName'] as const;
+const STRING_KEYS = ['logLevel', 'alarmEmail', 'domainName', 'certificateArn', 'hostedZoneId', 'hostedZoneName', 'account', 'region'] as const;
 const KNOWN_KEYS: readonly string[] = [...NUMBER_KEYS, ...STRING_KEYS];
 const LOG_LEVELS: readonly string[] = ['debug', 'info', 'warn', 'error'];
 
@@ -179,8 +191,20 @@ function validate(stage: StageName, raw: Record<string, unknown>): StageSettings
     logLevel: logLevel as LogLevel,
     ...(strings.alarmEmail === undefined ? {} : { alarmEmail: strings.alarmEmail }),
     ...customDomain(stage, strings),
+    ...pinnedEnvironment(stage, strings),
     production: stage === 'production',
   };
+}
+
+function pinnedEnvironment(stage: StageName, values: Partial<Record<(typeof STRING_KEYS)[number], string>>): { env?: PinnedEnvironment } {
+  const { account, region } = values;
+  if (account === undefined && region === undefined) return {};
+  if (account === undefined || region === undefined) {
+    throw new Error(`Stage "${stage}" is pinned by account and region together: give both (${stage}.account, ${stage}.region).`);
+  }
+  if (!/^\d{12}$/.test(account)) throw new Error(`Stage "${stage}" account must be a 12-digit AWS account id, got "${account}".`);
+  if (!/^[a-z]{2}(?:-[a-z]+)+-\d+$/.test(region)) throw new Error(`Stage "${stage}" region "${region}" is not an AWS region such as eu-west-1.`);
+  return { env: { account, region } };
 }
 
 function customDomain(

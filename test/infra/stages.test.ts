@@ -71,8 +71,33 @@ describe('stage settings', () => {
     [{ ...flatDomain('staging'), 'staging.domainName': 'api.other.org' }, /not inside hosted zone/],
     [{ ...flatDomain('staging'), 'staging.certificateArn': 'arn:aws:iam::1:role/x' }, /not an ACM certificate ARN/],
     [{ stages: '{nope' }, /not valid JSON/],
+    [{ 'staging.account': '123456789012' }, /account and region together/],
+    [{ 'staging.account': '12345', 'staging.region': 'eu-west-1' }, /12-digit AWS account id/],
+    [{ 'staging.account': '123456789012', 'staging.region': 'Europe' }, /not an AWS region/],
   ])('rejects %j', (context, error) => {
     expect(() => read('staging', context)).toThrow(error);
+  });
+
+  it('pins a stage to an account and region only when asked, so a deploy with other credentials fails', () => {
+    expect(read('production').env).toBeUndefined();
+    expect(read('production', { stages: { production: { account: '123456789012', region: 'eu-west-1' } } }).env).toEqual({
+      account: '123456789012',
+      region: 'eu-west-1',
+    });
+    const outdir = mkdtempSync(join(tmpdir(), 'petstore-infra-'));
+    try {
+      const { stacks } = buildApp({
+        outdir,
+        context: { ...cdkJsonContext(), 'production.account': '123456789012', 'production.region': 'eu-west-1', 'aws:cdk:bundling-stacks': [] },
+      });
+      // The CLI refuses to deploy an environment-specific stack with credentials for another account.
+      expect(stacks.production.environment).toBe('aws://123456789012/eu-west-1');
+      expect([stacks.production.account, stacks.production.region]).toEqual(['123456789012', 'eu-west-1']);
+      // Unpinned stays environment-agnostic: synth and the tests need no AWS account.
+      expect(stacks.staging.environment).toBe('aws://unknown-account/unknown-region');
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
   });
 
   it('rejects a log retention CloudWatch does not offer, at synth', () => {
