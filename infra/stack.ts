@@ -91,6 +91,7 @@ export class PetStoreStack extends Stack {
         logRetention,
         logRemovalPolicy,
         retainVersions: settings.production,
+        tracing: settings.tracing,
         environment: {
           [ENV.keyCacheSeconds]: String(settings.apiKeyCacheSeconds),
           [ENV.logLevel]: settings.logLevel,

@@ -69,6 +69,8 @@ export interface StageSettings {
   readonly alarm5xxRatePercent: number;
   /** Alarm when the API's p99 latency exceeds this many milliseconds. */
   readonly alarmP99LatencyMs: number;
+  /** X-Ray active tracing on the functions and the API stage. */
+  readonly tracing: boolean;
   /** Subscribe this address to the stage's alarm topic. */
   readonly alarmEmail?: string;
   readonly customDomain?: CustomDomainSettings;
@@ -92,7 +94,8 @@ type TunableKey =
   | 'apiKeyCacheSeconds'
   | 'logLevel'
   | 'alarm5xxRatePercent'
-  | 'alarmP99LatencyMs';
+  | 'alarmP99LatencyMs'
+  | 'tracing';
 
 /** Built-in defaults; cdk.json's `stages` context repeats them so operators see what to tune. */
 export const DEFAULT_STAGE_SETTINGS: Record<StageName, Pick<StageSettings, TunableKey>> = {
@@ -104,6 +107,7 @@ export const DEFAULT_STAGE_SETTINGS: Record<StageName, Pick<StageSettings, Tunab
     logLevel: 'info',
     alarm5xxRatePercent: 1,
     alarmP99LatencyMs: 2000,
+    tracing: false,
   },
   production: {
     throttlingRateLimit: 500,
@@ -113,6 +117,7 @@ export const DEFAULT_STAGE_SETTINGS: Record<StageName, Pick<StageSettings, Tunab
     logLevel: 'info',
     alarm5xxRatePercent: 1,
     alarmP99LatencyMs: 2000,
+    tracing: true,
   },
 };
 
@@ -128,7 +133,8 @@ const NUMBER_KEYS = [
   'alarmP99LatencyMs',
 ] as const;
 const STRING_KEYS = ['logLevel', 'alarmEmail', 'domainName', 'certificateArn', 'hostedZoneId', 'hostedZoneName', 'account', 'region'] as const;
-const KNOWN_KEYS: readonly string[] = [...NUMBER_KEYS, ...STRING_KEYS];
+const BOOLEAN_KEYS = ['tracing'] as const;
+const KNOWN_KEYS: readonly string[] = [...NUMBER_KEYS, ...STRING_KEYS, ...BOOLEAN_KEYS];
 const LOG_LEVELS: readonly string[] = ['debug', 'info', 'warn', 'error'];
 
 export type ContextReader = (key: string) => unknown;
@@ -177,6 +183,14 @@ function validate(stage: StageName, raw: Record<string, unknown>): StageSettings
     if (typeof value !== 'string') throw new Error(`${where(key)} must be a string.`);
     strings[key] = value;
   }
+  const booleans = Object.fromEntries(
+    BOOLEAN_KEYS.map((key) => {
+      // `-c production.tracing=false` arrives as a string.
+      const value = raw[key] === 'true' ? true : raw[key] === 'false' ? false : raw[key];
+      if (typeof value !== 'boolean') throw new Error(`${where(key)} must be true or false, got ${JSON.stringify(raw[key])}.`);
+      return [key, value];
+    }),
+  ) as Record<(typeof BOOLEAN_KEYS)[number], boolean>;
   const logLevel = strings.logLevel ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new Error(`${where('logLevel')} must be one of ${LOG_LEVELS.join(', ')}.`);
   if (strings.alarmEmail !== undefined && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(strings.alarmEmail)) {
@@ -188,6 +202,7 @@ function validate(stage: StageName, raw: Record<string, unknown>): StageSettings
   return {
     stage,
     ...numbers,
+    ...booleans,
     logLevel: logLevel as LogLevel,
     ...(strings.alarmEmail === undefined ? {} : { alarmEmail: strings.alarmEmail }),
     ...customDomain(stage, strings),

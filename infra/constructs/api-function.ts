@@ -5,9 +5,9 @@
  */
 import { isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { CfnPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, type CfnFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, type CfnFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -61,6 +61,8 @@ export interface ApiFunctionProps {
    * pointed back at one by hand). By default CloudFormation deletes the previous version.
    */
   readonly retainVersions?: boolean;
+  /** X-Ray active tracing (the stage setting `tracing`). */
+  readonly tracing?: boolean;
 }
 
 export class ApiFunction extends NodejsFunction {
@@ -97,8 +99,15 @@ export class ApiFunction extends NodejsFunction {
       logGroup,
       role,
       ...(props.retainVersions ? { currentVersionOptions: { removalPolicy: RemovalPolicy.RETAIN } } : {}),
+      tracing: props.tracing ? Tracing.ACTIVE : Tracing.DISABLED,
     });
     logGroup.grantWrite(role);
+    if (props.tracing) {
+      Validations.of(role).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason: 'X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions. Every DynamoDB grant names its table (bindTable).',
+      });
+    }
 
     // Lambda's Function makes the function depend on its whole role construct: the role, which the
     // GetAtt of its ARN already implies (cfn-lint W3005), and the role's policy, which nothing else

@@ -125,6 +125,7 @@ export class PetStoreApi extends Construct {
         stageName: settings.stage,
         throttlingRateLimit: settings.throttlingRateLimit,
         throttlingBurstLimit: settings.throttlingBurstLimit,
+        tracingEnabled: settings.tracing,
         // Execution logs for errors only, never request/response data (it would hold API keys).
         loggingLevel: MethodLoggingLevel.ERROR,
         dataTraceEnabled: false,

@@ -72,6 +72,7 @@ describe('stage settings', () => {
     [{ ...flatDomain('staging'), 'staging.certificateArn': 'arn:aws:iam::1:role/x' }, /not an ACM certificate ARN/],
     [{ stages: '{nope' }, /not valid JSON/],
     [{ 'staging.account': '123456789012' }, /account and region together/],
+    [{ 'staging.tracing': 'maybe' }, /tracing" must be true or false/],
     [{ 'staging.account': '12345', 'staging.region': 'eu-west-1' }, /12-digit AWS account id/],
     [{ 'staging.account': '123456789012', 'staging.region': 'Europe' }, /not an AWS region/],
   ])('rejects %j', (context, error) => {

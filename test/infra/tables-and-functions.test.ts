@@ -59,7 +59,7 @@ function dynamodbGrants(stage: StageName, functionName: (typeof functionNames)[n
     for (const statement of statements) {
       expect(statement.Effect).toBe('Allow');
       const actions = [statement.Action].flat() as string[];
-      if (actions.every((a) => a.startsWith('logs:'))) continue;
+      if (actions.every((a) => a.startsWith('logs:') || a.startsWith('xray:'))) continue;
       for (const action of actions) {
         for (const resource of [statement.Resource].flat()) grants.push(`${action} ${describeTableArn(resource, tables)}`);
       }
@@ -192,7 +192,22 @@ describe.each(STAGE_NAMES)('%s functions', (stage) => {
       const policies = Object.values(resourcesOf(template, 'AWS::IAM::Policy')).filter((p) =>
         JSON.stringify(p.Properties?.Roles).includes(`"${roleId}"`),
       );
-      expect(JSON.stringify(policies)).not.toMatch(/"\*"|dynamodb:\*/);
+      // X-Ray's two write actions support no resource-level permission: the one wildcard allowed,
+      // and only where the stage traces (production by default).
+      const statements = policies.flatMap((p) => (p.Properties?.PolicyDocument as { Statement: Array<Record<string, unknown>> }).Statement);
+      const xray = statements.filter((st) => JSON.stringify(st.Action).includes('xray:'));
+      expect(xray).toEqual(app.stacks[stage].settings.tracing ? [{ Effect: 'Allow', Action: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'], Resource: '*' }] : []);
+      expect(JSON.stringify(statements.filter((st) => !xray.includes(st)))).not.toMatch(/"\*"|dynamodb:\*/);
     }
+  });
+
+  it('traces the functions and the API stage with X-Ray exactly where the stage setting says (production by default)', () => {
+    const tracing = app.stacks[stage].settings.tracing;
+    expect(tracing).toBe(stage === 'production');
+    for (const fn of Object.values(resourcesOf(template, 'AWS::Lambda::Function'))) {
+      expect(fn.Properties?.TracingConfig).toEqual(tracing ? { Mode: 'Active' } : undefined);
+    }
+    const [deployed] = Object.values(resourcesOf(template, 'AWS::ApiGateway::Stage'));
+    expect(deployed?.Properties?.TracingEnabled).toBe(tracing);
   });
 });
