@@ -138,10 +138,12 @@ export class PetStoreStack extends Stack {
           application,
           deploymentGroupName: name,
           alias: this.liveAliases[name],
-          // 10% of traffic for 5 minutes, then all of it, unless an alarm fires first.
-          deploymentConfig: LambdaDeploymentConfig.CANARY_10PERCENT_5MINUTES,
+          // 10% of traffic for 5 minutes, then all of it, unless an alarm fires first. A hotfix
+          // deploy (docs/operators.md) goes all at once and past the alarms already firing.
+          deploymentConfig: settings.hotfix ? LambdaDeploymentConfig.ALL_AT_ONCE : LambdaDeploymentConfig.CANARY_10PERCENT_5MINUTES,
           alarms: this.monitoring.alarmsFor(name),
-          autoRollback: { failedDeployment: true, stoppedDeployment: true, deploymentInAlarm: true },
+          ignoreAlarmConfiguration: settings.hotfix,
+          autoRollback: { failedDeployment: true, stoppedDeployment: true, deploymentInAlarm: !settings.hotfix },
         });
         Validations.of(groups[name]).acknowledge({
           id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited]',

@@ -71,6 +71,11 @@ export interface StageSettings {
   readonly alarmP99LatencyMs: number;
   /** X-Ray active tracing on the functions and the API stage. */
   readonly tracing: boolean;
+  /**
+   * Production, for one deploy during an incident (`-c production.hotfix=true`): the canary
+   * ignores its alarms, which are firing already, and shifts all traffic at once. Never in cdk.json.
+   */
+  readonly hotfix: boolean;
   /** Subscribe this address to the stage's alarm topic. */
   readonly alarmEmail?: string;
   readonly customDomain?: CustomDomainSettings;
@@ -133,7 +138,9 @@ const NUMBER_KEYS = [
   'alarmP99LatencyMs',
 ] as const;
 const STRING_KEYS = ['logLevel', 'alarmEmail', 'domainName', 'certificateArn', 'hostedZoneId', 'hostedZoneName', 'account', 'region'] as const;
-const BOOLEAN_KEYS = ['tracing'] as const;
+const BOOLEAN_KEYS = ['tracing', 'hotfix'] as const;
+/** Boolean settings that are off unless given on the command line (not in cdk.json). */
+const OFF_UNLESS_GIVEN: Partial<Record<(typeof BOOLEAN_KEYS)[number], false>> = { hotfix: false };
 const KNOWN_KEYS: readonly string[] = [...NUMBER_KEYS, ...STRING_KEYS, ...BOOLEAN_KEYS];
 const LOG_LEVELS: readonly string[] = ['debug', 'info', 'warn', 'error'];
 
@@ -145,7 +152,7 @@ export type ContextReader = (key: string) => unknown;
  * gives on the command line. Unknown keys and bad values fail the synth with a clear message.
  */
 export function readStageSettings(stage: StageName, readContext: ContextReader): StageSettings {
-  const raw: Record<string, unknown> = { ...DEFAULT_STAGE_SETTINGS[stage] };
+  const raw: Record<string, unknown> = { ...OFF_UNLESS_GIVEN, ...DEFAULT_STAGE_SETTINGS[stage] };
   const nested = parseMaybeJson(readContext(STAGES_CONTEXT_KEY), STAGES_CONTEXT_KEY);
   if (nested !== undefined) {
     if (!isRecord(nested)) throw new Error(`Context "${STAGES_CONTEXT_KEY}" must be an object keyed by stage.`);

@@ -11,7 +11,7 @@ import type { IConstruct } from 'constructs';
 import { allTables } from '../../lib/store/tables.ts';
 import { routes } from '../../lib/routes.ts';
 import { OUTPUT_IDS, STAGE_NAMES, type StageName, tableNameOutputId } from '../../infra/stages.ts';
-import { resourcesOf, synth, logicalId } from './synth.ts';
+import { cdkJsonContext, resourcesOf, synth, logicalId } from './synth.ts';
 
 const functionNames = [...new Set(routes.map((r) => r.functionName))];
 
@@ -201,6 +201,25 @@ describe('canary deployments', () => {
         ...allTables.map((t) => `PetStore-production-${t.logicalName}-throttled-requests`),
       ].sort(),
     );
+  });
+
+  it('go all at once and past the alarms only for a hotfix deploy (-c production.hotfix=true)', () => {
+    const hotfix = synth({ context: { 'production.hotfix': 'true' } });
+    try {
+      const groups = (app: typeof plain) => Object.values(resourcesOf(app.templates.production, 'AWS::CodeDeploy::DeploymentGroup'));
+      for (const group of groups(hotfix)) {
+        expect(group.Properties).toMatchObject({
+          DeploymentConfigName: 'CodeDeployDefault.LambdaAllAtOnce',
+          AlarmConfiguration: { Enabled: false },
+          AutoRollbackConfiguration: { Enabled: true, Events: ['DEPLOYMENT_FAILURE', 'DEPLOYMENT_STOP_ON_REQUEST'] },
+        });
+      }
+      // Every other deploy keeps the canary and its alarms: the flag is never in cdk.json.
+      expect(groups(plain).every((g) => (g.Properties?.AutoRollbackConfiguration as { Events: string[] }).Events.includes('DEPLOYMENT_STOP_ON_ALARM'))).toBe(true);
+      expect(JSON.stringify(cdkJsonContext())).not.toContain('hotfix');
+    } finally {
+      hotfix.cleanup();
+    }
   });
 
   it('are absent in staging, which deploys all at once', () => {
