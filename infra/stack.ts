@@ -15,6 +15,7 @@ import { DataTables } from './constructs/data-tables.ts';
 import { Monitoring } from './constructs/monitoring.ts';
 import { PetStoreApi } from './constructs/pet-store-api.ts';
 import { OUTPUT_IDS, type StageSettings, tableNameOutputId } from './stages.ts';
+import { pascal } from './pascal.ts';
 
 type FunctionName = Route['functionName'];
 
@@ -191,11 +192,4 @@ function retentionDays(days: number): RetentionDays {
     throw new Error(`logRetentionDays ${days} is not a CloudWatch Logs retention (one of ${valid.join(', ')}).`);
   }
   return match;
-}
-
-function pascal(name: string): string {
-  return name
-    .split('-')
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join('');
 }

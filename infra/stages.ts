@@ -3,6 +3,7 @@
  * Free of CDK imports on purpose: the key CLI imports the stack and output names from here to find a
  * stage's tables through `aws cloudformation describe-stacks`.
  */
+import { LOG_LEVELS, type LogLevel } from '../lib/http/log.ts';
 
 export const STAGE_NAMES = ['staging', 'production'] as const;
 export type StageName = (typeof STAGE_NAMES)[number];
@@ -45,7 +46,7 @@ export interface CustomDomainSettings {
   readonly hostedZoneName: string;
 }
 
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+export type { LogLevel };
 
 /** The AWS account and region a stage may only be deployed to. */
 export interface PinnedEnvironment {
@@ -142,7 +143,6 @@ const BOOLEAN_KEYS = ['tracing', 'hotfix'] as const;
 /** Boolean settings that are off unless given on the command line (not in cdk.json). */
 const OFF_UNLESS_GIVEN: Partial<Record<(typeof BOOLEAN_KEYS)[number], false>> = { hotfix: false };
 const KNOWN_KEYS: readonly string[] = [...NUMBER_KEYS, ...STRING_KEYS, ...BOOLEAN_KEYS];
-const LOG_LEVELS: readonly string[] = ['debug', 'info', 'warn', 'error'];
 
 export type ContextReader = (key: string) => unknown;
 
@@ -199,7 +199,7 @@ function validate(stage: StageName, raw: Record<string, unknown>): StageSettings
     }),
   ) as Record<(typeof BOOLEAN_KEYS)[number], boolean>;
   const logLevel = strings.logLevel ?? 'info';
-  if (!LOG_LEVELS.includes(logLevel)) throw new Error(`${where('logLevel')} must be one of ${LOG_LEVELS.join(', ')}.`);
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new Error(`${where('logLevel')} must be one of ${LOG_LEVELS.join(', ')}.`);
   if (strings.alarmEmail !== undefined && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(strings.alarmEmail)) {
     throw new Error(`${where('alarmEmail')} is not an e-mail address.`);
   }

@@ -24,6 +24,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import type { StageSettings } from '../stages.ts';
 import type { ServiceTable } from './data-tables.ts';
+import { pascal } from '../pascal.ts';
 
 /** One-minute data, so a canary (5 minutes) is judged on several points. */
 const PERIOD = Duration.minutes(1);
@@ -228,11 +229,4 @@ function countAlarm(scope: Construct, id: string, { alarmName, metric, what }: C
     datapointsToAlarm: 2,
     treatMissingData: TreatMissingData.NOT_BREACHING,
   });
-}
-
-function pascal(name: string): string {
-  return name
-    .split(/[-_]/)
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join('');
 }

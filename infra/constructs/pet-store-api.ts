@@ -43,6 +43,7 @@ import {
   methodNotAllowedBody,
   statusOf,
 } from './gateway-errors.ts';
+import { pascal } from '../pascal.ts';
 
 export interface PetStoreApiProps {
   readonly settings: StageSettings;
@@ -297,12 +298,4 @@ function quoted(value: string): string {
 
 function mapValues(values: Readonly<Record<string, string>>, fn: (value: string) => string): Record<string, string> {
   return Object.fromEntries(Object.entries(values).map(([key, value]) => [key, fn(value)]));
-}
-
-function pascal(name: string): string {
-  return name
-    .toLowerCase()
-    .split('_')
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join('');
 }

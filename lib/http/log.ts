@@ -4,7 +4,9 @@
  * API keys, and the request id is enough to correlate with API Gateway's own logs.
  */
 
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+/** The levels, least severe first: the functions' LOG_LEVEL, and the stage setting `logLevel`. */
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
