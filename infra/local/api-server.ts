@@ -95,16 +95,17 @@ async function handle(
   const [path = '/', search = ''] = splitTarget(req.url ?? '/');
   const method = (req.method ?? 'GET').toUpperCase();
 
-  // Everything the gateway answers by itself is answered before a byte of the body is read.
+  // Everything the gateway answers by itself is answered before a byte of the body is read; Node
+  // then reads and drops the rest of it (no memory held; requestTimeout bounds how long).
   // Public documentation, before the route table and without authentication: GET /v1/openapi.json.
   const documentation = openApiDocumentResponse(method, path, requestId);
-  if (documentation) return answerUnread(req, res, documentation);
+  if (documentation) return send(res, documentation);
   const match = path === API_BASE_PATH || path.startsWith(`${API_BASE_PATH}/`) ? matchResource(path.slice(API_BASE_PATH.length)) : undefined;
-  if (!match) return answerUnread(req, res, gatewayError(notFoundError(), requestId));
+  if (!match) return send(res, gatewayError(notFoundError(), requestId));
   const route = routes.find((r) => r.resource === match.resource && r.method === method);
-  if (!route) return answerUnread(req, res, gatewayError(methodNotAllowedError(method, match.resource), requestId));
+  if (!route) return send(res, gatewayError(methodNotAllowedError(method, match.resource), requestId));
   if (Number(req.headers['content-length'] ?? 0) > GATEWAY_MAX_BODY_BYTES) {
-    return answerUnread(req, res, gatewayError(new HttpError('payload_too_large', GATEWAY_TOO_LARGE_MESSAGE), requestId));
+    return send(res, gatewayError(new HttpError('payload_too_large', GATEWAY_TOO_LARGE_MESSAGE), requestId));
   }
 
   const body = await readBody(req, MAX_BODY_BYTES);
@@ -124,14 +125,6 @@ async function handle(
   // The rest of a cut body is read and dropped after the answer, as Node does for a body nobody
   // read: closing at once could reset the connection before the client has read the answer.
   if (body.cut) res.once('finish', () => req.resume());
-  send(res, result);
-}
-
-/**
- * Answers without reading the request's body; Node then reads and drops whatever of it is still
- * coming (no memory held; the server's requestTimeout bounds how long).
- */
-function answerUnread(_req: IncomingMessage, res: ServerResponse, result: APIGatewayProxyResult): void {
   send(res, result);
 }
 
