@@ -3,6 +3,7 @@
  * Free of CDK imports on purpose: the key CLI imports the stack and output names from here to find a
  * stage's tables through `aws cloudformation describe-stacks`.
  */
+import * as z from 'zod';
 import { LOG_LEVELS, type LogLevel } from '../lib/http/log.ts';
 
 export const STAGE_NAMES = ['staging', 'production'] as const;
@@ -130,26 +131,55 @@ export const DEFAULT_STAGE_SETTINGS: Record<StageName, Pick<StageSettings, Tunab
 /** The context key holding `{ staging: {...}, production: {...} }` (cdk.json). */
 export const STAGES_CONTEXT_KEY = 'stages';
 
-const NUMBER_KEYS = [
-  'throttlingRateLimit',
-  'throttlingBurstLimit',
-  'logRetentionDays',
-  'apiKeyCacheSeconds',
-  'alarm5xxRatePercent',
-  'alarmP99LatencyMs',
-] as const;
-const STRING_KEYS = ['logLevel', 'alarmEmail', 'domainName', 'certificateArn', 'hostedZoneId', 'hostedZoneName', 'account', 'region'] as const;
-const BOOLEAN_KEYS = ['tracing', 'hotfix'] as const;
-/** Boolean settings that are off unless given on the command line (not in cdk.json). */
-const OFF_UNLESS_GIVEN: Partial<Record<(typeof BOOLEAN_KEYS)[number], false>> = { hotfix: false };
-const KNOWN_KEYS: readonly string[] = [...NUMBER_KEYS, ...STRING_KEYS, ...BOOLEAN_KEYS];
+/** A number from cdk.json, or the string `-c <stage>.<key>=…` gives. */
+const positiveNumber = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
+  z.number({ error: 'must be a positive number' }).check(z.positive({ error: 'must be a positive number' })),
+);
+/** true/false from cdk.json, or `true`/`false` from `-c`. */
+const flag = z.preprocess(
+  (value) => (value === 'true' ? true : value === 'false' ? false : value),
+  z.boolean({ error: 'must be true or false' }),
+);
+/** An optional string; `-c key=` (empty) means not given. */
+const optionalText = (check?: z.ZodString) =>
+  z.preprocess((value) => (value === '' ? undefined : value), z.optional(check ?? z.string({ error: 'must be a string' })));
+
+/** Every context key a stage takes, checked one by one; `settingsSchema` adds the rules across keys. */
+const stageContext = z.strictObject({
+  throttlingRateLimit: positiveNumber,
+  throttlingBurstLimit: positiveNumber,
+  logRetentionDays: positiveNumber,
+  apiKeyCacheSeconds: positiveNumber,
+  alarm5xxRatePercent: positiveNumber,
+  alarmP99LatencyMs: positiveNumber,
+  logLevel: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }),
+  tracing: flag,
+  hotfix: flag,
+  alarmEmail: optionalText(z.string().check(z.regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, { error: 'is not an e-mail address' }))),
+  domainName: optionalText(),
+  certificateArn: optionalText(
+    z.string().check(z.regex(/^arn:aws[\w-]*:acm:[\w-]+:\d{12}:certificate\/[\w-]+$/, { error: 'is not an ACM certificate ARN' })),
+  ),
+  hostedZoneId: optionalText(),
+  hostedZoneName: optionalText(),
+  account: optionalText(z.string().check(z.regex(/^\d{12}$/, { error: 'must be a 12-digit AWS account id' }))),
+  region: optionalText(z.string().check(z.regex(/^[a-z]{2}(?:-[a-z]+)+-\d+$/, { error: 'is not an AWS region such as eu-west-1' }))),
+});
+type StageContext = z.infer<typeof stageContext>;
+
+const KNOWN_KEYS: readonly string[] = Object.keys(stageContext.shape);
+
+/** Settings that are off unless given on the command line (not in cdk.json). */
+const OFF_UNLESS_GIVEN = { hotfix: false } as const;
 
 export type ContextReader = (key: string) => unknown;
 
 /**
  * A stage's settings: the built-in defaults, overridden by `context.stages.<stage>` (cdk.json), then
  * by flat `<stage>.<key>` context values, which is what `-c production.alarmEmail=ops@example.com`
- * gives on the command line. Unknown keys and bad values fail the synth with a clear message.
+ * gives on the command line. Unknown keys and bad values fail the synth with a message that names
+ * the stage and the key.
  */
 export function readStageSettings(stage: StageName, readContext: ContextReader): StageSettings {
   const raw: Record<string, unknown> = { ...OFF_UNLESS_GIVEN, ...DEFAULT_STAGE_SETTINGS[stage] };
@@ -162,78 +192,59 @@ export function readStageSettings(stage: StageName, readContext: ContextReader):
     const forStage = nested[stage];
     if (forStage !== undefined) {
       if (!isRecord(forStage)) throw new Error(`Context "${STAGES_CONTEXT_KEY}.${stage}" must be an object.`);
-      Object.assign(raw, checkKeys(forStage, `${STAGES_CONTEXT_KEY}.${stage}`));
+      Object.assign(raw, forStage);
     }
   }
   for (const key of KNOWN_KEYS) {
     const flat = readContext(`${stage}.${key}`);
     if (flat !== undefined) raw[key] = flat;
   }
-  return validate(stage, raw);
+  const parsed = stageContext.safeParse(raw);
+  if (!parsed.success) throw new Error(describeIssues(stage, parsed.error, raw));
+  return settingsOf(stage, parsed.data);
 }
 
-function validate(stage: StageName, raw: Record<string, unknown>): StageSettings {
-  const where = (key: string) => `stage "${stage}" setting "${key}"`;
-  const numbers = Object.fromEntries(
-    NUMBER_KEYS.map((key) => {
-      const value = typeof raw[key] === 'string' ? Number(raw[key]) : raw[key];
-      if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-        throw new Error(`${where(key)} must be a positive number, got ${JSON.stringify(raw[key])}.`);
+/** One line per problem: `stage "staging" setting "logLevel" must be one of …, got "loud".` */
+function describeIssues(stage: StageName, error: z.ZodError, raw: Record<string, unknown>): string {
+  return error.issues
+    .map((issue) => {
+      if (issue.code === 'unrecognized_keys') {
+        return issue.keys.map((key) => `Context "${STAGES_CONTEXT_KEY}.${stage}" has unknown key "${key}".`).join('\n');
       }
-      return [key, value];
-    }),
-  ) as Record<(typeof NUMBER_KEYS)[number], number>;
-  const strings: Partial<Record<(typeof STRING_KEYS)[number], string>> = {};
-  for (const key of STRING_KEYS) {
-    const value = raw[key];
-    if (value === undefined || value === '') continue;
-    if (typeof value !== 'string') throw new Error(`${where(key)} must be a string.`);
-    strings[key] = value;
+      const key = String(issue.path[0]);
+      return `stage "${stage}" setting "${key}" ${issue.message}, got ${JSON.stringify(raw[key])}.`;
+    })
+    .join('\n');
+}
+
+/** The rules across keys, and the settings' final shape. */
+function settingsOf(stage: StageName, values: StageContext): StageSettings {
+  if (values.throttlingBurstLimit < values.throttlingRateLimit) {
+    throw new Error(`stage "${stage}" setting "throttlingBurstLimit" must be at least throttlingRateLimit.`);
   }
-  const booleans = Object.fromEntries(
-    BOOLEAN_KEYS.map((key) => {
-      // `-c production.tracing=false` arrives as a string.
-      const value = raw[key] === 'true' ? true : raw[key] === 'false' ? false : raw[key];
-      if (typeof value !== 'boolean') throw new Error(`${where(key)} must be true or false, got ${JSON.stringify(raw[key])}.`);
-      return [key, value];
-    }),
-  ) as Record<(typeof BOOLEAN_KEYS)[number], boolean>;
-  const logLevel = strings.logLevel ?? 'info';
-  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new Error(`${where('logLevel')} must be one of ${LOG_LEVELS.join(', ')}.`);
-  if (strings.alarmEmail !== undefined && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(strings.alarmEmail)) {
-    throw new Error(`${where('alarmEmail')} is not an e-mail address.`);
-  }
-  if (numbers.throttlingBurstLimit < numbers.throttlingRateLimit) {
-    throw new Error(`${where('throttlingBurstLimit')} must be at least throttlingRateLimit.`);
-  }
+  const { domainName, certificateArn, hostedZoneId, hostedZoneName, account, region, alarmEmail, ...rest } = values;
   return {
     stage,
-    ...numbers,
-    ...booleans,
-    logLevel: logLevel as LogLevel,
-    ...(strings.alarmEmail === undefined ? {} : { alarmEmail: strings.alarmEmail }),
-    ...customDomain(stage, strings),
-    ...pinnedEnvironment(stage, strings),
+    ...rest,
+    ...(alarmEmail === undefined ? {} : { alarmEmail }),
+    ...customDomain(stage, { domainName, certificateArn, hostedZoneId, hostedZoneName }),
+    ...pinnedEnvironment(stage, { account, region }),
     production: stage === 'production',
   };
 }
 
-function pinnedEnvironment(stage: StageName, values: Partial<Record<(typeof STRING_KEYS)[number], string>>): { env?: PinnedEnvironment } {
-  const { account, region } = values;
+function pinnedEnvironment(stage: StageName, { account, region }: Pick<StageContext, 'account' | 'region'>): { env?: PinnedEnvironment } {
   if (account === undefined && region === undefined) return {};
   if (account === undefined || region === undefined) {
     throw new Error(`Stage "${stage}" is pinned by account and region together: give both (${stage}.account, ${stage}.region).`);
   }
-  if (!/^\d{12}$/.test(account)) throw new Error(`Stage "${stage}" account must be a 12-digit AWS account id, got "${account}".`);
-  if (!/^[a-z]{2}(?:-[a-z]+)+-\d+$/.test(region)) throw new Error(`Stage "${stage}" region "${region}" is not an AWS region such as eu-west-1.`);
   return { env: { account, region } };
 }
 
 function customDomain(
   stage: StageName,
-  values: Partial<Record<(typeof STRING_KEYS)[number], string>>,
+  { domainName, certificateArn, hostedZoneId, hostedZoneName }: Pick<StageContext, 'domainName' | 'certificateArn' | 'hostedZoneId' | 'hostedZoneName'>,
 ): { customDomain?: CustomDomainSettings } {
-  const { domainName, certificateArn, hostedZoneId, hostedZoneName } = values;
   const given = [domainName, certificateArn, hostedZoneId, hostedZoneName].filter((v) => v !== undefined);
   if (given.length === 0) return {};
   if (!domainName || !certificateArn || !hostedZoneId || !hostedZoneName) {
@@ -245,17 +256,7 @@ function customDomain(
   if (domainName !== zone && !domainName.endsWith(`.${zone}`)) {
     throw new Error(`Stage "${stage}" domainName ${domainName} is not inside hosted zone ${zone}.`);
   }
-  if (!/^arn:aws[\w-]*:acm:[\w-]+:\d{12}:certificate\/[\w-]+$/.test(certificateArn)) {
-    throw new Error(`Stage "${stage}" certificateArn is not an ACM certificate ARN.`);
-  }
   return { customDomain: { domainName, certificateArn, hostedZoneId, hostedZoneName: zone } };
-}
-
-function checkKeys(values: Record<string, unknown>, where: string): Record<string, unknown> {
-  for (const key of Object.keys(values)) {
-    if (!KNOWN_KEYS.includes(key)) throw new Error(`Context "${where}" has unknown key "${key}".`);
-  }
-  return values;
 }
 
 /** `-c stages='{"staging":{...}}'` arrives as a string. */
