@@ -22,7 +22,7 @@ import {
 import { API_BASE_PATH, matchResource, routes, type Route } from '../../lib/routes.ts';
 import { openApiDocumentResponse } from '../../lib/openapi/serve.ts';
 import { COMMON_ERROR_HEADERS } from '../constructs/gateway-errors.ts';
-import { MEMORY_MB, TIMEOUT_SECONDS } from '../function-limits.ts';
+import { lambdaContext, toProxyEvent } from './lambda-event.ts';
 
 /**
  * Bounds that keep idle or slow clients from exhausting the process (its file descriptors are the
@@ -34,8 +34,6 @@ const MAX_CONNECTIONS = 1_000;
 const SERVER_LIMITS = { headersTimeout: 5_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 } as const;
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
-
-export const LOCAL_STAGE = 'local';
 
 export interface LocalApi {
   readonly url: string;
@@ -111,13 +109,16 @@ async function handle(
   const body = await readBody(req, MAX_BODY_BYTES);
   // The client went away half-way through its body: there is nobody to answer.
   if (body === undefined) return;
-  const event = toProxyEvent(req, {
+  const event = toProxyEvent({
     requestId,
     domainName,
     method,
     path,
     search,
+    rawHeaders: req.rawHeaders,
     body: body.bytes,
+    sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+    httpVersion: req.httpVersion,
     resource: API_BASE_PATH + match.resource,
     pathParameters: match.pathParameters,
   });
@@ -161,133 +162,6 @@ function gatewayError(error: HttpError, requestId: string): APIGatewayProxyResul
   return { ...result, headers: { ...result.headers, ...COMMON_ERROR_HEADERS, [REQUEST_ID_HEADER]: requestId } };
 }
 
-interface EventParts {
-  readonly requestId: string;
-  /** The server's own `host:port`: the gateway's domain name, never the client's Host header. */
-  readonly domainName: string;
-  readonly method: string;
-  readonly path: string;
-  /** The query string, without `?`. */
-  readonly search: string;
-  readonly body: Buffer;
-  readonly resource: string;
-  readonly pathParameters: Record<string, string> | null;
-}
-
-/** The REST API (v1) proxy event API Gateway would send for this request. */
-export function toProxyEvent(req: IncomingMessage, parts: EventParts): APIGatewayProxyEvent {
-  // rawHeaders keeps the client's casing and every repetition, as API Gateway passes them on.
-  const headerPairs: [string, string][] = [];
-  for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    const name = req.rawHeaders[i] as string;
-    // The gateway says which scheme the client used; whatever a client sent there is dropped.
-    if (name.toLowerCase() !== 'x-forwarded-proto') headerPairs.push([name, req.rawHeaders[i + 1] as string]);
-  }
-  headerPairs.push(['X-Forwarded-Proto', 'http']);
-  const { single: headers, multi: multiValueHeaders } = collect(headerPairs);
-  const { single: query, multi: multiQuery } = collect([...new URLSearchParams(parts.search)]);
-  const hasQuery = Object.keys(query).length > 0;
-
-  // Text bodies pass as they are; bytes that are not UTF-8 are passed base64-encoded, flagged.
-  const text = parts.body.length === 0 ? null : decodeUtf8(parts.body);
-  const isBase64Encoded = parts.body.length > 0 && text === undefined;
-  const now = Date.now();
-  return {
-    resource: parts.resource,
-    path: parts.path,
-    httpMethod: parts.method,
-    headers,
-    multiValueHeaders,
-    queryStringParameters: hasQuery ? query : null,
-    multiValueQueryStringParameters: hasQuery ? multiQuery : null,
-    pathParameters: parts.pathParameters,
-    stageVariables: null,
-    body: parts.body.length === 0 ? null : isBase64Encoded ? parts.body.toString('base64') : (text as string),
-    isBase64Encoded,
-    requestContext: {
-      accountId: '000000000000',
-      apiId: 'local',
-      authorizer: null,
-      domainName: parts.domainName,
-      domainPrefix: 'local',
-      extendedRequestId: parts.requestId,
-      httpMethod: parts.method,
-      identity: {
-        accessKey: null,
-        accountId: null,
-        apiKey: null,
-        apiKeyId: null,
-        caller: null,
-        clientCert: null,
-        cognitoAuthenticationProvider: null,
-        cognitoAuthenticationType: null,
-        cognitoIdentityId: null,
-        cognitoIdentityPoolId: null,
-        principalOrgId: null,
-        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
-        user: null,
-        userAgent: req.headers['user-agent'] ?? null,
-        userArn: null,
-      },
-      path: parts.path,
-      protocol: `HTTP/${req.httpVersion}`,
-      requestId: parts.requestId,
-      requestTime: new Date(now).toUTCString(),
-      requestTimeEpoch: now,
-      resourceId: 'local',
-      resourcePath: parts.resource,
-      stage: LOCAL_STAGE,
-    },
-  };
-}
-
-/**
- * Name → last value and name → all values, as API Gateway builds them. Plain objects with own
- * properties only (Object.fromEntries), so a name like `__proto__` stays data, as in the JSON event
- * Lambda receives.
- */
-function collect(pairs: [string, string][]): { single: Record<string, string>; multi: Record<string, string[]> } {
-  const all = new Map<string, string[]>();
-  for (const [name, value] of pairs) all.set(name, [...(all.get(name) ?? []), value]);
-  return {
-    single: Object.fromEntries([...all].map(([name, values]) => [name, values.at(-1) as string])),
-    multi: Object.fromEntries(all),
-  };
-}
-
-function splitTarget(target: string): [string, string] {
-  const at = target.indexOf('?');
-  return at === -1 ? [target, ''] : [target.slice(0, at), target.slice(at + 1)];
-}
-
-// ignoreBOM keeps a byte order mark in the text, as API Gateway passes the body on untouched.
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-function decodeUtf8(bytes: Buffer): string | undefined {
-  try {
-    return strictUtf8.decode(bytes);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The Lambda context a deployed function gets: its memory, and a deadline one timeout away. */
-export function lambdaContext(requestId: string, functionName: string, stream = LOCAL_STAGE): Context {
-  const deadline = Date.now() + TIMEOUT_SECONDS * 1000;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: String(MEMORY_MB),
-    awsRequestId: requestId,
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: stream,
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-}
 
 /**
  * The body, but never more than one byte past `limit`: that byte is enough for the function to
@@ -308,6 +182,11 @@ async function readBody(req: IncomingMessage, limit: number): Promise<{ bytes: B
     return undefined;
   }
   return { bytes: Buffer.concat(chunks), cut: false };
+}
+
+function splitTarget(target: string): [string, string] {
+  const at = target.indexOf('?');
+  return at === -1 ? [target, ''] : [target.slice(0, at), target.slice(at + 1)];
 }
 
 function send(res: ServerResponse, result: APIGatewayProxyResult): void {

@@ -2,9 +2,8 @@
  * The requests the benchmark sends: the same for the local API, the baseline server, the handler
  * timings and the cold-start first invocation.
  */
-import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { lambdaContext as localLambdaContext, toProxyEvent } from '../../infra/local/api-server.ts';
+import { lambdaContext as localLambdaContext, toProxyEvent } from '../../infra/local/lambda-event.ts';
 import type { Route } from '../../lib/routes.ts';
 
 export type ScenarioId = 'list' | 'list-status' | 'create' | 'get';
@@ -56,20 +55,16 @@ export function proxyEvent(spec: RequestSpec, apiKey: string, requestId: string)
   const [pathOnly = '', search = ''] = spec.path.split('?');
   const petId = /^\/pets\/([^/]+)$/.exec(pathOnly)?.[1];
   const headers = { Host: 'bench.local', 'User-Agent': 'petstore-bench', ...requestHeaders(apiKey, spec) };
-  // toProxyEvent reads only these members of the request.
-  const req = {
-    rawHeaders: Object.entries(headers).flat(),
-    headers: { 'user-agent': headers['User-Agent'] },
-    httpVersion: '1.1',
-    socket: { remoteAddress: '127.0.0.1' },
-  } as unknown as IncomingMessage;
-  return toProxyEvent(req, {
+  return toProxyEvent({
     requestId,
     domainName: 'bench.local',
     method: spec.method,
     path: `/v1${pathOnly}`,
     search,
+    rawHeaders: Object.entries(headers).flat(),
     body: Buffer.from(spec.body ?? '', 'utf8'),
+    sourceIp: '127.0.0.1',
+    httpVersion: '1.1',
     resource: petId === undefined ? '/v1/pets' : '/v1/pets/{petId}',
     pathParameters: petId === undefined ? null : { petId },
   });

@@ -1,18 +1,15 @@
-/** The local API's translation of an HTTP request into what a deployed function receives. */
-import type { IncomingMessage } from 'node:http';
+/** The translation of an HTTP request into what a deployed function receives (infra/local/lambda-event.ts). */
 import { describe, expect, it } from 'vitest';
 import { MEMORY_MB, TIMEOUT_SECONDS } from '../../infra/function-limits.ts';
-import { lambdaContext, toProxyEvent } from '../../infra/local/api-server.ts';
-
-/** The members of a request toProxyEvent reads. */
-function request(rawHeaders: string[]): IncomingMessage {
-  return { rawHeaders, headers: {}, httpVersion: '1.1', socket: { remoteAddress: '127.0.0.1' } } as unknown as IncomingMessage;
-}
+import { lambdaContext, toProxyEvent } from '../../infra/local/lambda-event.ts';
 
 const eventFor = (rawHeaders: string[], body: Buffer) =>
-  toProxyEvent(request(['Host', 'local', ...rawHeaders]), {
+  toProxyEvent({
     requestId: 'r-1',
     domainName: '127.0.0.1:3000',
+    rawHeaders: ['Host', 'local', ...rawHeaders],
+    sourceIp: '127.0.0.1',
+    httpVersion: '1.1',
     method: 'POST',
     path: '/v1/pets',
     search: '',

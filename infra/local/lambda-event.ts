@@ -1,0 +1,139 @@
+/**
+ * What a deployed function receives, built from plain data: the REST API (v1) proxy event API
+ * Gateway sends for a request, and the Lambda context of a function with the deployed memory and
+ * time limit. The local API, the benchmark and the tests all use these.
+ */
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { header } from '../../lib/http/response.ts';
+import { MEMORY_MB, TIMEOUT_SECONDS } from '../function-limits.ts';
+
+export const LOCAL_STAGE = 'local';
+
+/** What API Gateway knows of a request when it invokes a function: plain data, no socket. */
+export interface GatewayRequest {
+  readonly requestId: string;
+  /** The gateway's own domain name (local mode: the server's `host:port`), never the client's Host header. */
+  readonly domainName: string;
+  readonly method: string;
+  readonly path: string;
+  /** The query string, without `?`. */
+  readonly search: string;
+  readonly body: Buffer;
+  /** Header names and values as they came, alternating (Node's `rawHeaders`). */
+  readonly rawHeaders: readonly string[];
+  readonly sourceIp: string;
+  /** `1.1` */
+  readonly httpVersion: string;
+  readonly resource: string;
+  readonly pathParameters: Record<string, string> | null;
+}
+
+/** The REST API (v1) proxy event API Gateway would send for this request. */
+export function toProxyEvent(parts: GatewayRequest): APIGatewayProxyEvent {
+  // rawHeaders keeps the client's casing and every repetition, as API Gateway passes them on.
+  const headerPairs: [string, string][] = [];
+  for (let i = 0; i < parts.rawHeaders.length; i += 2) {
+    const name = parts.rawHeaders[i] as string;
+    // The gateway says which scheme the client used; whatever a client sent there is dropped.
+    if (name.toLowerCase() !== 'x-forwarded-proto') headerPairs.push([name, parts.rawHeaders[i + 1] as string]);
+  }
+  headerPairs.push(['X-Forwarded-Proto', 'http']);
+  const { single: headers, multi: multiValueHeaders } = collect(headerPairs);
+  const { single: query, multi: multiQuery } = collect([...new URLSearchParams(parts.search)]);
+  const hasQuery = Object.keys(query).length > 0;
+
+  // Text bodies pass as they are; bytes that are not UTF-8 are passed base64-encoded, flagged.
+  const text = parts.body.length === 0 ? null : decodeUtf8(parts.body);
+  const isBase64Encoded = parts.body.length > 0 && text === undefined;
+  const now = Date.now();
+  return {
+    resource: parts.resource,
+    path: parts.path,
+    httpMethod: parts.method,
+    headers,
+    multiValueHeaders,
+    queryStringParameters: hasQuery ? query : null,
+    multiValueQueryStringParameters: hasQuery ? multiQuery : null,
+    pathParameters: parts.pathParameters,
+    stageVariables: null,
+    body: parts.body.length === 0 ? null : isBase64Encoded ? parts.body.toString('base64') : (text as string),
+    isBase64Encoded,
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      authorizer: null,
+      domainName: parts.domainName,
+      domainPrefix: 'local',
+      extendedRequestId: parts.requestId,
+      httpMethod: parts.method,
+      identity: {
+        accessKey: null,
+        accountId: null,
+        apiKey: null,
+        apiKeyId: null,
+        caller: null,
+        clientCert: null,
+        cognitoAuthenticationProvider: null,
+        cognitoAuthenticationType: null,
+        cognitoIdentityId: null,
+        cognitoIdentityPoolId: null,
+        principalOrgId: null,
+        sourceIp: parts.sourceIp,
+        user: null,
+        userAgent: header(headers, 'user-agent') ?? null,
+        userArn: null,
+      },
+      path: parts.path,
+      protocol: `HTTP/${parts.httpVersion}`,
+      requestId: parts.requestId,
+      requestTime: new Date(now).toUTCString(),
+      requestTimeEpoch: now,
+      resourceId: 'local',
+      resourcePath: parts.resource,
+      stage: LOCAL_STAGE,
+    },
+  };
+}
+
+/**
+ * Name → last value and name → all values, as API Gateway builds them. Plain objects with own
+ * properties only (Object.fromEntries), so a name like `__proto__` stays data, as in the JSON event
+ * Lambda receives.
+ */
+function collect(pairs: [string, string][]): { single: Record<string, string>; multi: Record<string, string[]> } {
+  const all = new Map<string, string[]>();
+  for (const [name, value] of pairs) all.set(name, [...(all.get(name) ?? []), value]);
+  return {
+    single: Object.fromEntries([...all].map(([name, values]) => [name, values.at(-1) as string])),
+    multi: Object.fromEntries(all),
+  };
+}
+
+// ignoreBOM keeps a byte order mark in the text, as API Gateway passes the body on untouched.
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+function decodeUtf8(bytes: Buffer): string | undefined {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The Lambda context a deployed function gets: its memory, and a deadline one timeout away. */
+export function lambdaContext(requestId: string, functionName: string, stream = LOCAL_STAGE): Context {
+  const deadline = Date.now() + TIMEOUT_SECONDS * 1000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: String(MEMORY_MB),
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: stream,
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
