@@ -10,6 +10,6 @@ export default defineConfig({
   test: {
     ...base.test,
     include: ['test/store/**/*.test.ts', 'test/api/**/*.test.ts', 'test/reliability/**/*.test.ts'],
-    globalSetup: ['test/support/conformance-setup.ts'],
+    globalSetup: ['test/support/stage-setup.ts', 'test/support/conformance-setup.ts'],
   },
 });

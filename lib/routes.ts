@@ -1,6 +1,7 @@
 /**
- * The route table: which operation answers which method on which resource. API Gateway's resources
- * (CDK) and the local API's router are both built from it. Paths are relative to the `/v1` base.
+ * The route table: which operation answers which method on which resource. The CDK app builds the
+ * API Gateway resources from it, and local mode routes by the template those resources become
+ * (infra/local/gateway/). Paths are relative to the `/v1` base.
  */
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
@@ -49,39 +50,4 @@ export const resources: readonly string[] = [...new Set(routes.map((r) => r.reso
 /** The methods a resource allows, for the `Allow` header of a 405. */
 export function allowedMethods(resource: string): HttpMethod[] {
   return routes.filter((r) => r.resource === resource).map((r) => r.method);
-}
-
-export interface RouteMatch {
-  readonly resource: string;
-  readonly pathParameters: Record<string, string> | null;
-}
-
-/**
- * Matches a path (relative to the base path, no query string) against the resources, the way API
- * Gateway does: literal segments exactly, `{param}` as one non-empty segment.
- */
-export function matchResource(path: string): RouteMatch | undefined {
-  const segments = splitPath(path);
-  for (const resource of resources) {
-    const pattern = splitPath(resource);
-    if (pattern.length !== segments.length) continue;
-    const params: Record<string, string> = {};
-    const matches = pattern.every((part, i) => {
-      const segment = segments[i] as string;
-      if (part.startsWith('{') && part.endsWith('}')) {
-        params[part.slice(1, -1)] = segment;
-        return segment.length > 0;
-      }
-      return part === segment;
-    });
-    if (matches) {
-      return { resource, pathParameters: Object.keys(params).length > 0 ? params : null };
-    }
-  }
-  return undefined;
-}
-
-function splitPath(path: string): string[] {
-  const trimmed = path.replace(/^\/+/, '').replace(/\/+$/, '');
-  return trimmed === '' ? [] : trimmed.split('/');
 }

@@ -1,28 +1,21 @@
 /**
- * The local API: a node:http server that does what API Gateway's REST API does for this service.
- * It routes with the shared route table, answers unknown paths (404) and wrong methods (405) itself
- * as the gateway's mock integrations do, turns each request into a REST proxy event, calls the very
- * handler module the CDK deploys, and writes the handler's result back.
+ * The local API: a node:http server in front of a stage's REST API as its template describes it
+ * (gateway/rest-api.ts). The server does what a socket needs (limits on connections, headers, body
+ * and time, clients that go away); the gateway does everything API Gateway does; the functions
+ * answer as their integration says (handler sources, or the bundles of a cloud assembly).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { APIGatewayProxyResult } from 'aws-lambda';
 import { REQUEST_ID_HEADER } from '../../lib/http/access-log.ts';
 import { HttpError } from '../../lib/http/errors.ts';
 import { MAX_BODY_BYTES } from '../../lib/http/json-body.ts';
 import { errorResult } from '../../lib/http/response.ts';
-import {
-  GATEWAY_MAX_BODY_BYTES,
-  GATEWAY_TOO_LARGE_MESSAGE,
-  methodNotAllowedError,
-  notFoundError,
-} from '../../lib/http/gateway-errors.ts';
-import { API_BASE_PATH, matchResource, routes, type Route } from '../../lib/routes.ts';
-import { openApiDocumentResponse } from '../../lib/openapi/serve.ts';
+import { API_BASE_PATH } from '../../lib/routes.ts';
 import { COMMON_ERROR_HEADERS } from '../constructs/gateway-errors.ts';
-import { lambdaContext, toProxyEvent } from './lambda-event.ts';
+import type { LocalRestApi, RequestHead } from './gateway/rest-api.ts';
 
 /**
  * Bounds that keep idle or slow clients from exhausting the process (its file descriptors are the
@@ -33,7 +26,7 @@ import { lambdaContext, toProxyEvent } from './lambda-event.ts';
 const MAX_CONNECTIONS = 1_000;
 const SERVER_LIMITS = { headersTimeout: 5_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 } as const;
 
-export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+const NO_BODY = Buffer.alloc(0);
 
 export interface LocalApi {
   readonly url: string;
@@ -42,30 +35,20 @@ export interface LocalApi {
 }
 
 export interface LocalApiOptions {
+  /** The stage this server serves. */
+  readonly api: LocalRestApi;
   readonly port?: number;
   readonly host?: string;
-  /** Handlers by function name; defaults to importing `functions/<name>.ts`. */
-  readonly handlers?: Record<Route['functionName'], ProxyHandler>;
 }
 
-export async function loadHandlers(): Promise<Record<Route['functionName'], ProxyHandler>> {
-  const entries = await Promise.all(
-    routes.map(async (route) => {
-      const module = (await import(`../../functions/${route.functionName}.ts`)) as { handler: ProxyHandler };
-      return [route.functionName, module.handler] as const;
-    }),
-  );
-  return Object.fromEntries(entries) as Record<Route['functionName'], ProxyHandler>;
-}
-
-export async function startLocalApi(options: LocalApiOptions = {}): Promise<LocalApi> {
-  const handlers = options.handlers ?? (await loadHandlers());
+export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi> {
+  const { api } = options;
   // The host clients address this server by, as API Gateway asserts its own domain name.
   let authority = '';
   const server = createServer(SERVER_LIMITS, (req, res) => {
-    handle(req, res, handlers, authority).catch((error: unknown) => {
-      // The handlers answer their own errors; reaching here is a bug in this adapter.
-      process.stderr.write(`local API adapter error: ${(error as Error).stack ?? String(error)}\n`);
+    handle(req, res, api, authority).catch((error: unknown) => {
+      // The gateway answers every error it knows of; reaching here is a bug in local mode.
+      process.stderr.write(`local API error: ${(error as Error).stack ?? String(error)}\n`);
       if (!res.headersSent) send(res, errorResult(new HttpError('internal_error', 'The local API failed to handle this request.')));
       else res.destroy();
     });
@@ -82,47 +65,28 @@ export async function startLocalApi(options: LocalApiOptions = {}): Promise<Loca
   return { url: `http://${authority}${API_BASE_PATH}`, port, close: () => closeServer(server) };
 }
 
-async function handle(
-  req: IncomingMessage,
-  res: ServerResponse,
-  handlers: Record<Route['functionName'], ProxyHandler>,
-  domainName: string,
-): Promise<void> {
-  const requestId = randomUUID();
+async function handle(req: IncomingMessage, res: ServerResponse, api: LocalRestApi, domainName: string): Promise<void> {
   // Split by hand: `new URL()` would read a path such as `//host` as an authority.
   const [path = '/', search = ''] = splitTarget(req.url ?? '/');
-  const method = (req.method ?? 'GET').toUpperCase();
-
+  const head: RequestHead = {
+    requestId: randomUUID(),
+    domainName,
+    method: (req.method ?? 'GET').toUpperCase(),
+    path,
+    search,
+    rawHeaders: req.rawHeaders,
+    sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+    httpVersion: req.httpVersion,
+  };
   // Everything the gateway answers by itself is answered before a byte of the body is read; Node
   // then reads and drops the rest of it (no memory held; requestTimeout bounds how long).
-  // Public documentation, before the route table and without authentication: GET /v1/openapi.json.
-  const documentation = openApiDocumentResponse(method, path, requestId);
-  if (documentation) return send(res, documentation);
-  const match = path === API_BASE_PATH || path.startsWith(`${API_BASE_PATH}/`) ? matchResource(path.slice(API_BASE_PATH.length)) : undefined;
-  if (!match) return send(res, gatewayError(notFoundError(), requestId));
-  const route = routes.find((r) => r.resource === match.resource && r.method === method);
-  if (!route) return send(res, gatewayError(methodNotAllowedError(method, match.resource), requestId));
-  if (Number(req.headers['content-length'] ?? 0) > GATEWAY_MAX_BODY_BYTES) {
-    return send(res, gatewayError(new HttpError('payload_too_large', GATEWAY_TOO_LARGE_MESSAGE), requestId));
-  }
+  const routed = api.route(head);
+  if (!api.needsBody(routed)) return send(res, await api.answer(routed, head, NO_BODY));
 
   const body = await readBody(req, MAX_BODY_BYTES);
   // The client went away half-way through its body: there is nobody to answer.
   if (body === undefined) return;
-  const event = toProxyEvent({
-    requestId,
-    domainName,
-    method,
-    path,
-    search,
-    rawHeaders: req.rawHeaders,
-    body: body.bytes,
-    sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
-    httpVersion: req.httpVersion,
-    resource: API_BASE_PATH + match.resource,
-    pathParameters: match.pathParameters,
-  });
-  const result = await handlers[route.functionName](event, lambdaContext(requestId, route.functionName));
+  const result = await api.answer(routed, head, body.bytes);
   // The rest of a cut body is read and dropped after the answer, as Node does for a body nobody
   // read: closing at once could reset the connection before the client has read the answer.
   if (body.cut) res.once('finish', () => req.resume());
@@ -156,7 +120,7 @@ function answerMalformedRequest(error: NodeJS.ErrnoException, socket: Duplex): v
   socket.end(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`, 'latin1'), body]));
 }
 
-/** An error the gateway makes, with the headers its gateway responses and mocks carry too. */
+/** An error answered before any gateway saw the request, with the headers gateway errors carry. */
 function gatewayError(error: HttpError, requestId: string): APIGatewayProxyResult {
   const result = errorResult(error);
   return { ...result, headers: { ...result.headers, ...COMMON_ERROR_HEADERS, [REQUEST_ID_HEADER]: requestId } };

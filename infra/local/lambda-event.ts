@@ -26,6 +26,8 @@ export interface GatewayRequest {
   readonly httpVersion: string;
   readonly resource: string;
   readonly pathParameters: Record<string, string> | null;
+  /** The stage name the gateway reports; `local` unless given. */
+  readonly stage?: string;
 }
 
 /** The REST API (v1) proxy event API Gateway would send for this request. */
@@ -90,7 +92,7 @@ export function toProxyEvent(parts: GatewayRequest): APIGatewayProxyEvent {
       requestTimeEpoch: now,
       resourceId: 'local',
       resourcePath: parts.resource,
-      stage: LOCAL_STAGE,
+      stage: parts.stage ?? LOCAL_STAGE,
     },
   };
 }
@@ -119,15 +121,25 @@ function decodeUtf8(bytes: Buffer): string | undefined {
   }
 }
 
+export interface FunctionLimits {
+  readonly memoryMb: number;
+  readonly timeoutSeconds: number;
+}
+
 /** The Lambda context a deployed function gets: its memory, and a deadline one timeout away. */
-export function lambdaContext(requestId: string, functionName: string, stream = LOCAL_STAGE): Context {
-  const deadline = Date.now() + TIMEOUT_SECONDS * 1000;
+export function lambdaContext(
+  requestId: string,
+  functionName: string,
+  stream = LOCAL_STAGE,
+  limits: FunctionLimits = { memoryMb: MEMORY_MB, timeoutSeconds: TIMEOUT_SECONDS },
+): Context {
+  const deadline = Date.now() + limits.timeoutSeconds * 1000;
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName,
     functionVersion: '$LATEST',
     invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: String(MEMORY_MB),
+    memoryLimitInMB: String(limits.memoryMb),
     awsRequestId: requestId,
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: stream,

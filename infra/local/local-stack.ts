@@ -1,7 +1,8 @@
 /**
  * Everything local mode runs, in one call: the store (embedded dynalite, or an external endpoint),
- * its tables, an API key, and the local API over the real handlers. `npm start`, the tests and the
- * benchmarks all start the service through this function.
+ * its tables, an API key, and the local API serving a stage from its template, answered by the
+ * handler sources (source mode) or by a cloud assembly's bundles (bundle mode). `npm start`,
+ * `npm run start:synth`, the tests and the benchmarks all start the service through this function.
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -11,8 +12,11 @@ import { ENV } from '../../lib/config.ts';
 import { createDocumentClient } from '../../lib/store/dynamodb-client.ts';
 import { DynamoDbApiKeyStore } from '../../lib/store/dynamodb-api-key-store.ts';
 import { apiKeysTable, idempotencyTable, petsTable } from '../../lib/store/tables.ts';
+import type { StageName } from '../stages.ts';
+import type { CfnTemplate } from './gateway/template.ts';
 import { startLocalApi } from './api-server.ts';
 import { type EmbeddedDynamoDb, startEmbeddedDynamoDb } from './embedded-dynamodb.ts';
+import { bundleStageApi, type ProxyHandler, sourceStageApi, type StageApi } from './stage-api.ts';
 import { ensureTables, localTableNames } from './tables.ts';
 
 export const IN_MEMORY = ':memory:';
@@ -30,6 +34,18 @@ export interface LocalStackOptions {
   readonly dynamodbEndpoint?: string;
   /** Prefix of the physical table names (tests sharing one external endpoint use one each). */
   readonly tablePrefix?: string;
+  /** The stage whose template is served (default staging). */
+  readonly stage?: StageName;
+  /** Bundle mode: a cloud assembly folder (`cdk synth` output) whose bundles answer. */
+  readonly cloudAssembly?: string;
+  /** The stage's throttling: default off in source mode, on in bundle mode. */
+  readonly throttling?: boolean;
+  /** Source mode: the stage's template, if already synthesized. */
+  readonly template?: CfnTemplate;
+  /** Source mode: handlers to use instead of importing `functions/<name>.ts`. */
+  readonly handlers?: Readonly<Record<string, ProxyHandler>>;
+  /** Bundle mode: where the functions' output goes (default stdout). */
+  readonly onFunctionOutput?: (chunk: string) => void;
 }
 
 export interface LocalStack {
@@ -38,6 +54,9 @@ export interface LocalStack {
   readonly tableNames: LocalTableNames;
   /** A development key issued by this start (first start on an empty store), else undefined. */
   readonly issuedApiKey: string | undefined;
+  /** The stage served and how: its handler sources, or a cloud assembly's bundles. */
+  readonly stage: string;
+  readonly mode: 'source' | 'bundle';
   close(): Promise<void>;
 }
 
@@ -97,6 +116,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const store = await openLocalStore(options);
   const { endpoint, tableNames } = store;
   let api: Awaited<ReturnType<typeof startLocalApi>> | undefined;
+  let stageApi: StageApi | undefined;
   try {
     // The handlers read their configuration from the environment, as on Lambda.
     process.env[ENV.dynamodbEndpoint] = endpoint;
@@ -105,27 +125,47 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     process.env[ENV.idempotencyTable] = tableNames.idempotency;
 
     const issuedApiKey = await provisionKey(endpoint, tableNames.apiKeys, options.apiKey);
-    api = await startLocalApi({ port: options.port ?? 0 });
+    stageApi = options.cloudAssembly
+      ? bundleStageApi({
+          cloudAssembly: options.cloudAssembly,
+          ...(options.stage ? { stage: options.stage } : {}),
+          dynamodbEndpoint: endpoint,
+          tableNames: localTableNames(options.tablePrefix),
+          ...(options.throttling === undefined ? {} : { throttling: options.throttling }),
+          ...(options.onFunctionOutput ? { onFunctionOutput: options.onFunctionOutput } : {}),
+        })
+      : await sourceStageApi({
+          ...(options.stage ? { stage: options.stage } : {}),
+          ...(options.template ? { template: options.template } : {}),
+          ...(options.handlers ? { handlers: options.handlers } : {}),
+          ...(options.throttling === undefined ? {} : { throttling: options.throttling }),
+        });
+    api = await startLocalApi({ api: stageApi.api, port: options.port ?? 0 });
     const infoFile = dataDir === IN_MEMORY || options.dynamodbEndpoint ? undefined : path.resolve(dataDir, SERVER_INFO_FILE);
     if (infoFile) {
       await writeFile(infoFile, `${JSON.stringify({ pid: process.pid, url: api.url, dynamodbEndpoint: endpoint, tableNames }, null, 2)}\n`);
     }
     const running = api;
+    const served = stageApi;
     let closing: Promise<void> | undefined;
     return {
       url: running.url,
       dynamodbEndpoint: endpoint,
       tableNames,
       issuedApiKey,
+      stage: served.api.stageName,
+      mode: options.cloudAssembly ? 'bundle' : 'source',
       close: () =>
         (closing ??= (async () => {
           await running.close();
+          await served.close();
           if (infoFile) await rm(infoFile, { force: true });
           await store.close();
         })()),
     };
   } catch (error) {
     await api?.close();
+    await stageApi?.close();
     await store.close();
     throw error;
   }

@@ -1,28 +1,71 @@
 /**
- * `npm start`: the Pet Store API on one machine, on http://127.0.0.1:3000/v1 by default.
+ * `npm start` and `npm run start:synth`: the Pet Store API on one machine, by default on
+ * http://127.0.0.1:3000/v1, serving a stage (default staging) from the template the CDK app
+ * synthesizes for it. See the README's "Local mode" section.
+ *
+ *   npm start [-- --stage production]            handler sources answer (fast to change and rerun)
+ *   npm run start:synth [-- --stage production]  `cdk synth` first, then the bundles in cdk.out answer
+ *   ... -- --cloud-assembly DIR [--no-synth]      another cloud assembly folder; --no-synth serves it as it is
+ *   ... -- --no-throttling                        bundle mode applies the stage's throttling unless told not to
+ *
  * Environment: PORT, PETSTORE_DATA_DIR (default .data, or :memory:), PETSTORE_API_KEY,
- * PETSTORE_DYNAMODB_ENDPOINT. See the README's "Local mode" section.
+ * PETSTORE_DYNAMODB_ENDPOINT.
  */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { isStageName } from '../stages.ts';
+import { REPO_ROOT, synthesizeCloudAssembly } from './cloud-assembly.ts';
 import { DEFAULT_DATA_DIR, IN_MEMORY, startLocalStack } from './local-stack.ts';
 
-const port = Number(process.env.PORT ?? 3000);
-if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-  process.stderr.write(`PORT must be a port number from 0 to 65535, not "${process.env.PORT}".\n`);
+function usage(message: string): never {
+  process.stderr.write(`${message}\nUsage: npm start [-- --stage staging|production] | npm run start:synth [-- --stage staging|production] [--cloud-assembly DIR] [--no-synth] [--no-throttling]\n`);
   process.exit(2);
 }
+
+let args;
+try {
+  args = parseArgs({
+    options: {
+      stage: { type: 'string', default: 'staging' },
+      synth: { type: 'boolean', default: false },
+      'no-synth': { type: 'boolean', default: false },
+      'cloud-assembly': { type: 'string' },
+      'no-throttling': { type: 'boolean', default: false },
+    },
+    strict: true,
+  }).values;
+} catch (error) {
+  usage((error as Error).message);
+}
+const stage = args.stage;
+if (!isStageName(stage)) usage(`--stage must be staging or production, not "${stage}".`);
+const port = Number(process.env.PORT ?? 3000);
+if (!Number.isInteger(port) || port < 0 || port > 65_535) usage(`PORT must be a port number from 0 to 65535, not "${process.env.PORT}".`);
 const dataDir = process.env.PETSTORE_DATA_DIR || DEFAULT_DATA_DIR;
 // Read before startLocalStack, which sets it to the embedded store's address for the handlers.
 const externalStore = process.env.PETSTORE_DYNAMODB_ENDPOINT || undefined;
+const bundles = args.synth || args['cloud-assembly'] !== undefined;
+const cloudAssembly = bundles ? path.resolve(args['cloud-assembly'] ?? path.join(REPO_ROOT, 'cdk.out')) : undefined;
 
 try {
+  if (cloudAssembly && args.synth && !args['no-synth']) {
+    process.stdout.write(`cdk synth ${stage} into ${path.relative(process.cwd(), cloudAssembly) || '.'} …\n`);
+    await synthesizeCloudAssembly(stage, cloudAssembly);
+  }
   const stack = await startLocalStack({
     port,
     dataDir,
     apiKey: process.env.PETSTORE_API_KEY || undefined,
     dynamodbEndpoint: externalStore,
+    stage,
+    ...(cloudAssembly ? { cloudAssembly } : {}),
+    ...(args['no-throttling'] ? { throttling: false } : {}),
   });
   const lines = [
     `Pet Store API listening on ${stack.url}`,
+    `  stage: ${stack.stage}, from its template; functions: ${
+      cloudAssembly ? `the bundles in ${cloudAssembly}` : 'the handler sources (functions/)'
+    }; throttling: ${cloudAssembly && !args['no-throttling'] ? "the stage's" : 'off'}`,
     `  store: ${externalStore ? stack.dynamodbEndpoint : `embedded dynalite (${dataDir === IN_MEMORY ? 'in memory' : dataDir})`}`,
   ];
   if (stack.issuedApiKey) {

@@ -1,7 +1,7 @@
 /**
  * The errors the gateway itself answers, before any function runs: an unknown path and a method the
- * path does not allow. Local mode builds them here; the CDK app renders the same bodies in API
- * Gateway's mock integrations and gateway responses, so a client sees the same answer everywhere.
+ * path does not allow. The CDK app renders these bodies in API Gateway's mock integrations and
+ * gateway responses, and local mode serves those very templates (infra/local/gateway/).
  */
 import { API_BASE_PATH, allowedMethods } from '../routes.ts';
 import { HttpError } from './errors.ts';

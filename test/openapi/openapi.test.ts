@@ -7,7 +7,8 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalApi, type LocalApi, type ProxyHandler } from '../../infra/local/api-server.ts';
+import { startLocalApi, type LocalApi } from '../../infra/local/api-server.ts';
+import { type ProxyHandler, sourceStageApi } from '../../infra/local/stage-api.ts';
 import { STAGE_NAMES } from '../../infra/stages.ts';
 import { NewPet } from '../../lib/domain/pet.ts';
 import { ERROR_CODES } from '../../lib/http/errors.ts';
@@ -211,20 +212,25 @@ describe('serving the document', () => {
   const unused: ProxyHandler = () => Promise.reject(new Error('no operation runs here'));
 
   beforeAll(async () => {
-    api = await startLocalApi({ handlers: { 'list-pets': unused, 'create-pet': unused, 'get-pet': unused } });
+    const stage = await sourceStageApi({ handlers: { 'list-pets': unused, 'create-pet': unused, 'get-pet': unused } });
+    api = await startLocalApi({ api: stage.api });
   });
   afterAll(() => api.close());
 
-  it.each(['/openapi.json', '/openapi.json/'])('GET /v1%s answers the document, without authentication', async (path) => {
+  // Empty path segments are no part of a path (infra/local/gateway/router.ts), so a trailing slash or two change nothing.
+  it.each(['/openapi.json', '/openapi.json/', '/openapi.json//'])('GET /v1%s answers the document, without authentication', async (path) => {
     const res = await fetch(`${api.url}${path}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json');
     expect(res.headers.get('x-request-id')).toBeTruthy();
-    expect(await res.text()).toBe(serializeOpenApiDocument(document));
+    // The bytes a deployed stage serves: its mapping template, rendered by Velocity.
+    const text = await res.text();
+    expect(text).toBe(openApiMappingTemplate());
+    expect(JSON.parse(text)).toEqual(document);
   });
 
   it('serves it at that path only', async () => {
-    for (const path of ['/openapi.json//', '/openapi.jsonx', '/openapi']) expect((await fetch(`${api.url}${path}`)).status, path).toBe(404);
+    for (const path of ['/openapi.jsonx', '/openapi', '/openapi.json/x']) expect((await fetch(`${api.url}${path}`)).status, path).toBe(404);
   });
 
   it('answers other methods with 405 and Allow: GET', async () => {

@@ -5,6 +5,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { startLocalApi } from '../../infra/local/api-server.ts';
+import { sourceStageApi } from '../../infra/local/stage-api.ts';
 import { ENV } from '../../lib/config.ts';
 import { createDocumentClient } from '../../lib/store/dynamodb-client.ts';
 import { lambdaContext, proxyEvent } from '../bench/scenarios.ts';
@@ -296,5 +297,5 @@ async function startLocalApiOnClosedPort() {
   const { port } = probe.address() as { port: number };
   await new Promise<void>((resolve) => probe.close(() => resolve()));
   process.env[ENV.dynamodbEndpoint] = `http://127.0.0.1:${port}`;
-  return startLocalApi({ port: 0 });
+  return startLocalApi({ api: (await sourceStageApi()).api, port: 0 });
 }

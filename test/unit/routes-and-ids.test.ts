@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowedMethods, matchResource, routes } from '../../lib/routes.ts';
+import { allowedMethods, routes } from '../../lib/routes.ts';
 import { generatePetId, ID_EPOCH_MS } from '../../lib/store/ids.ts';
 
 describe('route table', () => {
@@ -11,14 +11,6 @@ describe('route table', () => {
     ]);
     expect(allowedMethods('/pets')).toEqual(['GET', 'POST']);
     expect(allowedMethods('/pets/{petId}')).toEqual(['GET']);
-  });
-
-  it('matches paths the way API Gateway does', () => {
-    expect(matchResource('/pets')).toEqual({ resource: '/pets', pathParameters: null });
-    expect(matchResource('/pets/')).toEqual({ resource: '/pets', pathParameters: null });
-    expect(matchResource('/pets/42')).toEqual({ resource: '/pets/{petId}', pathParameters: { petId: '42' } });
-    expect(matchResource('/pets/abc')).toEqual({ resource: '/pets/{petId}', pathParameters: { petId: 'abc' } });
-    for (const path of ['/', '', '/pet', '/pets/1/toys', '/store/orders']) expect(matchResource(path), path).toBeUndefined();
   });
 });
 

@@ -1,12 +1,13 @@
 /**
- * Worker: the local API's node:http adapter (infra/local/api-server.ts: routing, API Gateway proxy
- * event, result back to HTTP) with BARE handlers that make the same single DynamoDB call as the
+ * Worker: the local API (infra/local/api-server.ts and the template-driven gateway: routing, API
+ * Gateway proxy event, result back to HTTP) with BARE handlers that make the same single DynamoDB call as the
  * baseline and return its JSON. Between the baseline and the full local API, it tells how much of
  * the difference is the local adapter (API Gateway's job on AWS) and how much the handler chain
  * (what Lambda runs).
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { type LocalApi, startLocalApi } from '../../../infra/local/api-server.ts';
+import { sourceStageApi } from '../../../infra/local/stage-api.ts';
 import { createDocumentClient } from '../../../lib/store/dynamodb-client.ts';
 import { bareCalls } from './bare-calls.ts';
 import { serve } from './rpc.ts';
@@ -30,14 +31,8 @@ serve(
         return item ? json(200, item) : json(404, { code: 'not_found' });
       };
       const create = async (event: APIGatewayProxyEvent) => json(201, await calls.create(JSON.parse(event.body ?? '{}') as object));
-      api = await startLocalApi({
-        port: 0,
-        handlers: {
-          'list-pets': list,
-          'create-pet': create,
-          'get-pet': get,
-        },
-      });
+      const stage = await sourceStageApi({ handlers: { 'list-pets': list, 'create-pet': create, 'get-pet': get } });
+      api = await startLocalApi({ api: stage.api, port: 0 });
       return api.url;
     },
   },

@@ -1,0 +1,99 @@
+/**
+ * Where local mode gets the stage it serves: the template the CDK app synthesizes for it.
+ *
+ * - Source mode (`npm start`): the stage's stack synthesized in this process, without bundling
+ *   and without the CDK's CloudFormation validation (about a second); the handler sources answer.
+ * - Bundle mode (`npm run start:synth`): a cloud assembly as `cdk synth` writes it (template,
+ *   asset manifest and the esbuild bundles); each function runs from its asset folder.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { allTables } from '../../lib/store/tables.ts';
+import { type StageName, stackName, tableNameOutputId } from '../stages.ts';
+import type { CfnTemplate, RestApiDefinition } from './gateway/template.ts';
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** The `context` block of cdk.json, as the CDK CLI passes it to the app. */
+export function cdkJsonContext(): Record<string, unknown> {
+  const cdkJson = JSON.parse(readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8')) as { context?: Record<string, unknown> };
+  return cdkJson.context ?? {};
+}
+
+/** The stage's template, synthesized in this process with cdk.json's context and no bundling. */
+export async function synthesizeStageTemplate(stage: StageName): Promise<CfnTemplate> {
+  // Imported here: source mode pays for aws-cdk-lib only when it starts, never the handlers.
+  const [{ App }, { PetStoreStack }, { readStageSettings }] = await Promise.all([
+    import('aws-cdk-lib'),
+    import('../stack.ts'),
+    import('../stages.ts'),
+  ]);
+  const outdir = mkdtempSync(path.join(tmpdir(), 'petstore-local-synth-'));
+  try {
+    const app = new App({
+      outdir,
+      // Validation is `cdk synth`'s job (npm run lint:cfn, the infra tests); this only reads.
+      builtinCloudFormationValidation: false,
+      context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] },
+    });
+    const settings = readStageSettings(stage, (key) => app.node.tryGetContext(key));
+    new PetStoreStack(app, stackName(stage), { settings });
+    return app.synth().getStackByName(stackName(stage)).template as CfnTemplate;
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
+}
+
+export interface AssemblyStage {
+  readonly template: CfnTemplate;
+  /** Asset folder by the S3 object key the template's functions name as their code. */
+  readonly assetDirsByKey: ReadonlyMap<string, string>;
+}
+
+/** Reads a stage from a cloud assembly folder (`cdk.out`). */
+export function readAssemblyStage(dir: string, stage: StageName): AssemblyStage {
+  const name = stackName(stage);
+  const templateFile = path.join(dir, `${name}.template.json`);
+  const assetsFile = path.join(dir, `${name}.assets.json`);
+  if (!existsSync(templateFile) || !existsSync(assetsFile)) {
+    throw new Error(`${dir} has no ${name}.template.json and ${name}.assets.json: synthesize it first (npm run synth)`);
+  }
+  const template = JSON.parse(readFileSync(templateFile, 'utf8')) as CfnTemplate;
+  const manifest = JSON.parse(readFileSync(assetsFile, 'utf8')) as {
+    files?: Record<string, { source: { path: string }; destinations: Record<string, { objectKey: string }> }>;
+  };
+  const assetDirsByKey = new Map<string, string>();
+  for (const file of Object.values(manifest.files ?? {})) {
+    for (const destination of Object.values(file.destinations)) assetDirsByKey.set(destination.objectKey, path.resolve(dir, file.source.path));
+  }
+  return { template, assetDirsByKey };
+}
+
+/**
+ * Runs `cdk synth` for one stage into `outdir`, exactly as an operator's synth before a deploy
+ * (cdk.json, cdk-nag, bundling of that stage's functions).
+ */
+export async function synthesizeCloudAssembly(stage: StageName, outdir: string): Promise<void> {
+  const cdk = path.join(REPO_ROOT, 'node_modules/.bin/cdk');
+  await promisify(execFile)(cdk, ['synth', '--quiet', '--exclusively', '--output', outdir, stackName(stage)], {
+    cwd: REPO_ROOT,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+}
+
+/**
+ * The local value of each table a template refers to: the template's table-name outputs
+ * (`PetsTableName` → the table's logical id) joined with local mode's physical table names.
+ */
+export function localTableRefs(api: RestApiDefinition, localNames: Readonly<Record<string, string>>): Map<string, string> {
+  const refs = new Map<string, string>();
+  for (const table of allTables) {
+    const output = api.outputs[tableNameOutputId(table.logicalName)] as { Ref?: string } | undefined;
+    const physical = localNames[table.logicalName];
+    if (output?.Ref && physical) refs.set(output.Ref, physical);
+  }
+  return refs;
+}

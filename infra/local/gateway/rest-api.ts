@@ -1,0 +1,284 @@
+/**
+ * One stage of a REST API, served from its template: what API Gateway does between a client and a
+ * function. It routes by the resource tree, throttles by the stage's method settings, answers MOCK
+ * integrations and every error it makes itself (gateway responses) by rendering the template's own
+ * mapping templates, and hands AWS_PROXY integrations a REST proxy event for the function.
+ *
+ * `route` decides from the request line and headers alone, so that whatever the gateway answers by
+ * itself is answered before a byte of the body is read; `answer` completes the request.
+ */
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { GATEWAY_MAX_BODY_BYTES } from '../../../lib/http/gateway-errors.ts';
+import { toProxyEvent, type GatewayRequest } from '../lambda-event.ts';
+import { matchPath, methodFor } from './router.ts';
+import type { ApiMethod, ApiResource, GatewayResponseDefinition, IntegrationResponse, LambdaFunctionDefinition, MockIntegration, RestApiDefinition } from './template.ts';
+import { MethodThrottle } from './throttle.ts';
+import { renderTemplate, type ContextVariables } from './velocity.ts';
+
+
+/** What the gateway knows of a request before reading its body. */
+export type RequestHead = Omit<GatewayRequest, 'body' | 'resource' | 'pathParameters' | 'stage'>;
+
+/** How a function invocation ended, as the gateway sees it. */
+export type Invocation =
+  | { readonly ok: true; readonly result: unknown }
+  /** The function threw, timed out or ran out of memory: Lambda reports a function error. */
+  | { readonly ok: false; readonly reason: string };
+
+export type FunctionInvoker = (fn: LambdaFunctionDefinition, event: APIGatewayProxyEvent, requestId: string) => Promise<Invocation>;
+
+export type Routed =
+  /** The gateway's own answer, made without the body. */
+  | { readonly answer: APIGatewayProxyResult }
+  | { readonly answer?: undefined; readonly resource: ApiResource; readonly method: ApiMethod; readonly pathParameters: Record<string, string> | null };
+
+export interface LocalRestApiOptions {
+  /** Apply the stage's method throttling (429 THROTTLED). */
+  readonly throttling: boolean;
+}
+
+/** Statuses and messages API Gateway gives its own errors when no gateway response sets them. */
+const DEFAULT_ERRORS = {
+  MISSING_AUTHENTICATION_TOKEN: { status: 403, message: 'Missing Authentication Token' },
+  THROTTLED: { status: 429, message: 'Too Many Requests' },
+  REQUEST_TOO_LARGE: { status: 413, message: 'Request Too Long' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported Media Type' },
+  // A function error, a timeout, or a malformed proxy response: a 502 of the DEFAULT_5XX type.
+  DEFAULT_5XX: { status: 502, message: 'Internal server error' },
+} as const;
+type GatewayErrorType = keyof typeof DEFAULT_ERRORS;
+
+export class LocalRestApi {
+  readonly definition: RestApiDefinition;
+  readonly #invoke: FunctionInvoker;
+  readonly #throttle: MethodThrottle | undefined;
+
+  constructor(definition: RestApiDefinition, invoke: FunctionInvoker, options: LocalRestApiOptions) {
+    this.definition = definition;
+    this.#invoke = invoke;
+    this.#throttle = options.throttling ? new MethodThrottle(definition.throttling) : undefined;
+  }
+
+  get stageName(): string {
+    return this.definition.stageName;
+  }
+
+  route(head: RequestHead): Routed {
+    const match = matchPath(this.definition.root, head.path);
+    const method = match && methodFor(match.resource, head.method);
+    if (!match || !method) return { answer: this.#gatewayError('MISSING_AUTHENTICATION_TOKEN', head) };
+    if (this.#throttle && !this.#throttle.tryAcquire(match.resource.path, method.httpMethod)) {
+      return { answer: this.#gatewayError('THROTTLED', head, match.resource) };
+    }
+    if (Number(headerOf(head.rawHeaders, 'content-length') ?? 0) > GATEWAY_MAX_BODY_BYTES) {
+      return { answer: this.#gatewayError('REQUEST_TOO_LARGE', head, match.resource) };
+    }
+    if (method.integration.type === 'MOCK') {
+      const answer = this.#mock(method.integration, head, match.resource, match.pathParameters);
+      if (answer) return { answer };
+    }
+    return { resource: match.resource, method, pathParameters: match.pathParameters };
+  }
+
+  /** Whether the answer needs the body: everything the gateway did not answer from the head. */
+  needsBody(routed: Routed): boolean {
+    return !routed.answer;
+  }
+
+  async answer(routed: Routed, head: RequestHead, body: Buffer): Promise<APIGatewayProxyResult> {
+    if (routed.answer) return routed.answer;
+    const { integration } = routed.method;
+    if (integration.type === 'MOCK') {
+      return this.#mock(integration, head, routed.resource, routed.pathParameters, body.toString('utf8')) ?? this.#gatewayError('DEFAULT_5XX', head);
+    }
+    const fn = this.definition.functions.get(integration.functionId);
+    if (!fn) throw new Error(`No function ${integration.functionId} in the template`);
+    const event = toProxyEvent({
+      ...head,
+      body,
+      resource: routed.resource.path,
+      pathParameters: routed.pathParameters,
+      stage: this.stageName,
+    });
+    const outcome = await this.#invoke(fn, event, head.requestId);
+    if (!outcome.ok) return this.#gatewayError('DEFAULT_5XX', head, routed.resource);
+    const result = proxyResult(outcome.result);
+    return result ?? this.#gatewayError('DEFAULT_5XX', head, routed.resource);
+  }
+
+  /**
+   * A MOCK integration's answer: the request template for the request's Content-Type gives the
+   * mock its status, which selects the integration response. Undefined when the request template
+   * reads the body (`$input`): the answer then waits for it.
+   */
+  #mock(
+    integration: MockIntegration,
+    head: RequestHead,
+    resource: ApiResource,
+    pathParameters: Record<string, string> | null,
+    body?: string,
+  ): APIGatewayProxyResult | undefined {
+    const contentType = mediaType(headerOf(head.rawHeaders, 'content-type')) ?? 'application/json';
+    const requestTemplate = integration.requestTemplates[contentType];
+    if (requestTemplate === undefined && integration.passthroughBehavior === 'NEVER') {
+      return this.#gatewayError('UNSUPPORTED_MEDIA_TYPE', head, resource);
+    }
+    if (requestTemplate?.includes('$input') && body === undefined) return undefined;
+    const input = this.#templateInput(head, resource, pathParameters, body ?? '');
+    const rendered = requestTemplate === undefined ? (body ?? '') : renderTemplate(requestTemplate, input);
+    const mockStatus = String((safeJson(rendered) as { statusCode?: unknown } | undefined)?.statusCode ?? 200);
+    const response = selectResponse(integration.integrationResponses, mockStatus);
+    if (!response) return this.#gatewayError('DEFAULT_5XX', head, resource);
+    const [templateType, template] = selectTemplate(response.responseTemplates, headerOf(head.rawHeaders, 'accept'));
+    const headers: Record<string, string> = templateType ? { 'Content-Type': templateType } : {};
+    Object.assign(headers, mapParameters(response.responseParameters, 'method.response.header.', input.context, head));
+    return { statusCode: Number(response.statusCode), headers, body: template === undefined ? '' : renderTemplate(template, input) };
+  }
+
+  /** An error the gateway makes, through the template's gateway response of that type. */
+  #gatewayError(type: GatewayErrorType, head: RequestHead, resource?: ApiResource): APIGatewayProxyResult {
+    const fallback = DEFAULT_ERRORS[type];
+    const definition: GatewayResponseDefinition | undefined =
+      this.definition.gatewayResponses.get(type) ?? this.definition.gatewayResponses.get(fallback.status < 500 ? 'DEFAULT_4XX' : 'DEFAULT_5XX');
+    const input = this.#templateInput(head, resource, null, '', {
+      'error.message': fallback.message,
+      'error.messageString': JSON.stringify(fallback.message),
+      'error.responseType': type,
+    });
+    const statusCode = Number(definition?.statusCode ?? fallback.status);
+    if (!definition) return { statusCode, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ message: fallback.message }) };
+    const [templateType, template] = selectTemplate(definition.responseTemplates, headerOf(head.rawHeaders, 'accept'));
+    const headers: Record<string, string> = { 'Content-Type': templateType ?? 'application/json' };
+    Object.assign(headers, mapParameters(definition.responseParameters, 'gatewayresponse.header.', input.context, head));
+    const body = template === undefined ? JSON.stringify({ message: fallback.message }) : renderTemplate(template, input);
+    return { statusCode, headers, body };
+  }
+
+  #templateInput(head: RequestHead, resource: ApiResource | undefined, pathParameters: Record<string, string> | null, body: string, error: Record<string, string> = {}) {
+    const headers = Object.fromEntries(pairs(head.rawHeaders));
+    const query = Object.fromEntries(new URLSearchParams(head.search));
+    return {
+      context: contextVariables(head, this.definition, resource, error),
+      body,
+      headers,
+      query,
+      pathParameters: pathParameters ?? {},
+    };
+  }
+}
+
+/**
+ * `$context`, nested as Velocity reads it (`$context.identity.sourceIp`). Flat keys with dots
+ * (`error.message`) are given as nested objects too.
+ */
+function contextVariables(head: RequestHead, api: RestApiDefinition, resource: ApiResource | undefined, extra: Record<string, string>): ContextVariables {
+  const now = Date.now();
+  const context: ContextVariables = {
+    accountId: '000000000000',
+    apiId: 'local',
+    domainName: head.domainName,
+    domainPrefix: head.domainName.split('.')[0],
+    extendedRequestId: head.requestId,
+    httpMethod: head.method,
+    path: head.path,
+    protocol: `HTTP/${head.httpVersion}`,
+    requestId: head.requestId,
+    requestTime: new Date(now).toUTCString(),
+    requestTimeEpoch: now,
+    resourceId: resource ? resource.path : '',
+    resourcePath: resource ? resource.path : '',
+    stage: api.stageName,
+    identity: { sourceIp: head.sourceIp, userAgent: headerOf(head.rawHeaders, 'user-agent') ?? '' },
+    error: {},
+  };
+  for (const [key, value] of Object.entries(extra)) {
+    const [group, name] = key.split('.') as [string, string];
+    (context[group] as Record<string, string>)[name] = value;
+  }
+  return context;
+}
+
+/**
+ * Header mappings: `'literal'`, or a value from the request or context (`context.requestId`,
+ * `method.request.header.X`, `method.request.querystring.X`, `method.request.path.X`).
+ */
+function mapParameters(parameters: Readonly<Record<string, string>>, prefix: string, context: ContextVariables, head: RequestHead): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [target, source] of Object.entries(parameters)) {
+    if (!target.startsWith(prefix)) continue;
+    const name = target.slice(prefix.length);
+    const value = parameterValue(source, context, head);
+    if (value !== undefined) headers[name] = value;
+  }
+  return headers;
+}
+
+function parameterValue(source: string, context: ContextVariables, head: RequestHead): string | undefined {
+  if (source.startsWith("'") && source.endsWith("'")) return source.slice(1, -1);
+  if (source.startsWith('context.')) {
+    const value = source
+      .slice('context.'.length)
+      .split('.')
+      .reduce<unknown>((current, key) => (current !== null && typeof current === 'object' ? (current as Record<string, unknown>)[key] : undefined), context);
+    return value === undefined ? undefined : String(value);
+  }
+  if (source.startsWith('method.request.header.')) return headerOf(head.rawHeaders, source.slice('method.request.header.'.length));
+  if (source.startsWith('method.request.querystring.')) return new URLSearchParams(head.search).get(source.slice('method.request.querystring.'.length)) ?? undefined;
+  throw new Error(`Local mode cannot map the response parameter source ${source}`);
+}
+
+/** The integration response whose selection pattern matches the status; else the default one. */
+function selectResponse(responses: readonly IntegrationResponse[], status: string): IntegrationResponse | undefined {
+  return (
+    responses.find((r) => r.selectionPattern !== undefined && new RegExp(`^(?:${r.selectionPattern})$`).test(status)) ??
+    responses.find((r) => r.selectionPattern === undefined || r.selectionPattern === '')
+  );
+}
+
+/** The response template for the client's Accept header; else application/json; else the first. */
+function selectTemplate(templates: Readonly<Record<string, string>>, accept: string | undefined): [string | undefined, string | undefined] {
+  const types = Object.keys(templates);
+  const accepted = (accept ?? '').split(',').map((part) => mediaType(part)).filter((t): t is string => t !== undefined);
+  const chosen = accepted.find((type) => type in templates) ?? (types.includes('application/json') ? 'application/json' : types[0]);
+  return [chosen, chosen === undefined ? undefined : templates[chosen]];
+}
+
+/**
+ * A Lambda proxy result as API Gateway accepts it (statusCode, headers, multiValueHeaders, body,
+ * isBase64Encoded, nothing else); undefined for anything else: the gateway's 502.
+ */
+function proxyResult(value: unknown): APIGatewayProxyResult | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const result = value as Record<string, unknown>;
+  const allowed = new Set(['statusCode', 'headers', 'multiValueHeaders', 'body', 'isBase64Encoded', 'cookies']);
+  if (Object.keys(result).some((key) => !allowed.has(key))) return undefined;
+  const statusCode = Number(result.statusCode);
+  if (!Number.isInteger(statusCode) || statusCode < 100 || statusCode > 599) return undefined;
+  if (result.body !== undefined && result.body !== null && typeof result.body !== 'string') return undefined;
+  return value as APIGatewayProxyResult;
+}
+
+function* pairs(rawHeaders: readonly string[]): Generator<[string, string]> {
+  for (let i = 0; i < rawHeaders.length; i += 2) yield [rawHeaders[i] as string, rawHeaders[i + 1] as string];
+}
+
+/** The last value of a header in raw headers, matched case-insensitively. */
+export function headerOf(rawHeaders: readonly string[], name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  let value: string | undefined;
+  for (const [key, v] of pairs(rawHeaders)) if (key.toLowerCase() === wanted) value = v;
+  return value;
+}
+
+function mediaType(value: string | undefined): string | undefined {
+  const type = value?.split(';')[0]?.trim().toLowerCase();
+  return type ? type : undefined;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,249 @@
+/**
+ * A stage's REST API as its CloudFormation template describes it, read into plain data the local
+ * gateway serves: the resource tree and its methods (MOCK or Lambda proxy), the gateway responses,
+ * the stage's throttling, and the functions the integrations invoke. Nothing here knows the Pet
+ * Store's routes: whatever the CDK app synthesizes is what local mode serves.
+ */
+
+export interface CfnTemplate {
+  readonly Resources: Readonly<Record<string, CfnResource>>;
+  readonly Outputs?: Readonly<Record<string, { readonly Value: unknown }>>;
+}
+
+export interface CfnResource {
+  readonly Type: string;
+  readonly Properties?: Readonly<Record<string, unknown>>;
+}
+
+export interface ApiResource {
+  /** `/v1/pets/{petId}`: the resource path API Gateway reports as `resource`. */
+  readonly path: string;
+  /** `pets`, `{petId}` or `{proxy+}`; empty for the root. */
+  readonly pathPart: string;
+  readonly children: ApiResource[];
+  /** By HTTP method, `ANY` included. */
+  readonly methods: Map<string, ApiMethod>;
+}
+
+export interface ApiMethod {
+  readonly httpMethod: string;
+  readonly integration: MockIntegration | ProxyIntegration;
+}
+
+export interface IntegrationResponse {
+  readonly statusCode: string;
+  readonly selectionPattern?: string;
+  readonly responseParameters: Readonly<Record<string, string>>;
+  readonly responseTemplates: Readonly<Record<string, string>>;
+}
+
+export interface MockIntegration {
+  readonly type: 'MOCK';
+  readonly passthroughBehavior: string;
+  readonly requestTemplates: Readonly<Record<string, string>>;
+  readonly integrationResponses: readonly IntegrationResponse[];
+}
+
+export interface ProxyIntegration {
+  readonly type: 'AWS_PROXY';
+  /** Logical id of the `AWS::Lambda::Function` the integration ends at (through an alias or not). */
+  readonly functionId: string;
+}
+
+export interface GatewayResponseDefinition {
+  readonly statusCode?: string;
+  readonly responseParameters: Readonly<Record<string, string>>;
+  readonly responseTemplates: Readonly<Record<string, string>>;
+}
+
+export interface ThrottleSetting {
+  /** `/*` or a resource path; `*` or a method. */
+  readonly resourcePath: string;
+  readonly httpMethod: string;
+  readonly rateLimit: number;
+  readonly burstLimit: number;
+}
+
+export interface LambdaFunctionDefinition {
+  readonly logicalId: string;
+  readonly functionName: string;
+  /** `index.handler`: module `index`, export `handler`. */
+  readonly handler: string;
+  readonly memoryMb: number;
+  readonly timeoutSeconds: number;
+  /** Values as in the template: strings, or intrinsic functions such as `{ Ref: <table> }`. */
+  readonly environment: Readonly<Record<string, unknown>>;
+  /** The S3 key of the code asset, which the cloud assembly's asset manifest maps to a folder. */
+  readonly codeKey?: string;
+}
+
+export interface RestApiDefinition {
+  readonly name: string;
+  readonly stageName: string;
+  readonly root: ApiResource;
+  readonly gatewayResponses: ReadonlyMap<string, GatewayResponseDefinition>;
+  readonly throttling: readonly ThrottleSetting[];
+  readonly functions: ReadonlyMap<string, LambdaFunctionDefinition>;
+  readonly outputs: Readonly<Record<string, unknown>>;
+  /** The template itself, to resolve what the functions' environments refer to. */
+  readonly resources: Readonly<Record<string, CfnResource>>;
+}
+
+/** Reads the one REST API of a stage template, with its stage, methods and functions. */
+export function readRestApi(template: CfnTemplate): RestApiDefinition {
+  const resources = template.Resources;
+  const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+  const apis = ofType('AWS::ApiGateway::RestApi');
+  if (apis.length !== 1) throw new Error(`Expected one AWS::ApiGateway::RestApi in the template, found ${apis.length}`);
+  const [apiId, api] = apis[0] as [string, CfnResource];
+  const stages = ofType('AWS::ApiGateway::Stage').filter(([, s]) => isRef(s.Properties?.RestApiId, apiId));
+  if (stages.length !== 1) throw new Error(`Expected one stage of ${apiId}, found ${stages.length}`);
+  const stage = (stages[0] as [string, CfnResource])[1].Properties ?? {};
+
+  // The tree: resources by logical id, linked to their parent; the root is the API's RootResourceId.
+  const root: ApiResource = { path: '/', pathPart: '', children: [], methods: new Map() };
+  const nodes = new Map<string, ApiResource>();
+  const pending = ofType('AWS::ApiGateway::Resource');
+  const parentOf = (props: Readonly<Record<string, unknown>>): ApiResource | undefined =>
+    isGetAtt(props.ParentId, apiId, 'RootResourceId') ? root : nodes.get(refTarget(props.ParentId) ?? '');
+  while (pending.length > 0) {
+    const before = pending.length;
+    for (let i = pending.length - 1; i >= 0; i--) {
+      const [id, resource] = pending[i] as [string, CfnResource];
+      const props = resource.Properties ?? {};
+      const parent = parentOf(props);
+      if (!parent) continue;
+      const pathPart = String(props.PathPart);
+      const node: ApiResource = { path: `${parent.path === '/' ? '' : parent.path}/${pathPart}`, pathPart, children: [], methods: new Map() };
+      parent.children.push(node);
+      nodes.set(id, node);
+      pending.splice(i, 1);
+    }
+    if (pending.length === before) throw new Error(`Resources without a parent in the template: ${pending.map(([id]) => id).join(', ')}`);
+  }
+
+  for (const [id, method] of ofType('AWS::ApiGateway::Method')) {
+    const props = method.Properties ?? {};
+    const node = isGetAtt(props.ResourceId, apiId, 'RootResourceId') ? root : nodes.get(refTarget(props.ResourceId) ?? '');
+    if (!node) throw new Error(`Method ${id} is on a resource that is not in the template`);
+    const httpMethod = String(props.HttpMethod).toUpperCase();
+    node.methods.set(httpMethod, { httpMethod, integration: readIntegration(id, props.Integration, resources) });
+  }
+
+  const gatewayResponses = new Map<string, GatewayResponseDefinition>();
+  for (const [, response] of ofType('AWS::ApiGateway::GatewayResponse')) {
+    const props = response.Properties ?? {};
+    gatewayResponses.set(String(props.ResponseType), {
+      ...(props.StatusCode === undefined ? {} : { statusCode: String(props.StatusCode) }),
+      responseParameters: strings(props.ResponseParameters),
+      responseTemplates: strings(props.ResponseTemplates),
+    });
+  }
+
+  const throttling = ((stage.MethodSettings ?? []) as Record<string, unknown>[])
+    .filter((s) => s.ThrottlingRateLimit !== undefined || s.ThrottlingBurstLimit !== undefined)
+    .map((s) => ({
+      resourcePath: String(s.ResourcePath),
+      httpMethod: String(s.HttpMethod),
+      rateLimit: Number(s.ThrottlingRateLimit ?? 10_000),
+      burstLimit: Number(s.ThrottlingBurstLimit ?? 5_000),
+    }));
+
+  const functions = new Map<string, LambdaFunctionDefinition>();
+  for (const [id, fn] of ofType('AWS::Lambda::Function')) {
+    const props = fn.Properties ?? {};
+    const code = (props.Code ?? {}) as Record<string, unknown>;
+    functions.set(id, {
+      logicalId: id,
+      functionName: typeof props.FunctionName === 'string' ? props.FunctionName : id,
+      handler: String(props.Handler ?? 'index.handler'),
+      // Lambda's defaults when the template leaves them out.
+      memoryMb: Number(props.MemorySize ?? 128),
+      timeoutSeconds: Number(props.Timeout ?? 3),
+      environment: ((props.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {}),
+      ...(typeof code.S3Key === 'string' ? { codeKey: code.S3Key } : {}),
+    });
+  }
+
+  return {
+    name: String(api.Properties?.Name ?? apiId),
+    stageName: String(stage.StageName),
+    root,
+    gatewayResponses,
+    throttling,
+    functions,
+    outputs: Object.fromEntries(Object.entries(template.Outputs ?? {}).map(([id, output]) => [id, output.Value])),
+    resources,
+  };
+}
+
+function readIntegration(methodId: string, value: unknown, resources: CfnTemplate['Resources']): MockIntegration | ProxyIntegration {
+  const integration = (value ?? {}) as Record<string, unknown>;
+  if (integration.Type === 'MOCK') {
+    return {
+      type: 'MOCK',
+      passthroughBehavior: String(integration.PassthroughBehavior ?? 'WHEN_NO_MATCH'),
+      requestTemplates: strings(integration.RequestTemplates),
+      integrationResponses: ((integration.IntegrationResponses ?? []) as Record<string, unknown>[]).map((r) => ({
+        statusCode: String(r.StatusCode),
+        ...(typeof r.SelectionPattern === 'string' ? { selectionPattern: r.SelectionPattern } : {}),
+        responseParameters: strings(r.ResponseParameters),
+        responseTemplates: strings(r.ResponseTemplates),
+      })),
+    };
+  }
+  if (integration.Type === 'AWS_PROXY') {
+    // The URI names the function by ARN: GetAtt of the function, or Ref of an alias or version.
+    for (const target of references(integration.Uri)) {
+      const functionId = lambdaFunctionOf(target, resources);
+      if (functionId) return { type: 'AWS_PROXY', functionId };
+    }
+    throw new Error(`Method ${methodId}: its AWS_PROXY integration does not name a Lambda function of this template`);
+  }
+  throw new Error(`Method ${methodId}: integration type ${String(integration.Type)} is not supported by local mode`);
+}
+
+/** The function a Lambda function, alias or version resource stands for. */
+function lambdaFunctionOf(id: string, resources: CfnTemplate['Resources']): string | undefined {
+  const resource = resources[id];
+  if (!resource) return undefined;
+  if (resource.Type === 'AWS::Lambda::Function') return id;
+  if (resource.Type === 'AWS::Lambda::Alias' || resource.Type === 'AWS::Lambda::Version') {
+    const target = refTarget(resource.Properties?.FunctionName);
+    return target ? lambdaFunctionOf(target, resources) : undefined;
+  }
+  return undefined;
+}
+
+/** Every logical id an expression refers to (`Ref`, `Fn::GetAtt`, `Fn::Sub`), in order. */
+export function references(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(references);
+  if (value === null || typeof value !== 'object') return [];
+  const entries = Object.entries(value);
+  const [key, arg] = entries[0] ?? [];
+  if (entries.length === 1 && key === 'Ref' && typeof arg === 'string') return [arg];
+  if (entries.length === 1 && key === 'Fn::GetAtt') return [Array.isArray(arg) ? String(arg[0]) : String(arg).split('.')[0] as string];
+  if (entries.length === 1 && key === 'Fn::Sub') {
+    const text = Array.isArray(arg) ? String(arg[0]) : String(arg);
+    return [...text.matchAll(/\$\{([^}.!]+)[^}]*\}/g)].map((m) => m[1] as string);
+  }
+  return entries.flatMap(([, v]) => references(v));
+}
+
+function refTarget(value: unknown): string | undefined {
+  const ref = (value as { Ref?: unknown } | undefined)?.Ref;
+  return typeof ref === 'string' ? ref : undefined;
+}
+
+function isRef(value: unknown, id: string): boolean {
+  return refTarget(value) === id;
+}
+
+function isGetAtt(value: unknown, id: string, attribute: string): boolean {
+  const getAtt = (value as { 'Fn::GetAtt'?: unknown } | undefined)?.['Fn::GetAtt'];
+  return Array.isArray(getAtt) && getAtt[0] === id && getAtt[1] === attribute;
+}
+
+function strings(value: unknown): Record<string, string> {
+  return Object.fromEntries(Object.entries((value ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]));
+}

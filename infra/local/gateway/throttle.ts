@@ -1,0 +1,53 @@
+/**
+ * The stage's method throttling, from the template's `MethodSettings`: each method has its own
+ * token bucket that holds `burstLimit` tokens and refills at `rateLimit` per second, as API Gateway
+ * documents its token-bucket algorithm. A setting for `/*` and `*` is the default of every method;
+ * one naming a resource path (`/~1v1~1pets`, `/` written `~1`) and method overrides it.
+ * Approximate by nature: API Gateway's own buckets are distributed and its limits best-effort.
+ */
+import type { ThrottleSetting } from './template.ts';
+
+interface Bucket {
+  tokens: number;
+  updatedAt: number;
+  readonly rate: number;
+  readonly burst: number;
+}
+
+export class MethodThrottle {
+  readonly #settings: readonly ThrottleSetting[];
+  readonly #buckets = new Map<string, Bucket>();
+  readonly #now: () => number;
+
+  constructor(settings: readonly ThrottleSetting[], now: () => number = () => performance.now()) {
+    this.#settings = settings;
+    this.#now = now;
+  }
+
+  /** Takes a token for the method; false when its bucket is empty (the request gets a 429). */
+  tryAcquire(resourcePath: string, httpMethod: string): boolean {
+    const key = `${httpMethod} ${resourcePath}`;
+    let bucket = this.#buckets.get(key);
+    if (!bucket) {
+      const setting = this.#settingFor(resourcePath, httpMethod);
+      if (!setting) return true;
+      bucket = { tokens: setting.burstLimit, updatedAt: this.#now(), rate: setting.rateLimit, burst: setting.burstLimit };
+      this.#buckets.set(key, bucket);
+    }
+    const now = this.#now();
+    bucket.tokens = Math.min(bucket.burst, bucket.tokens + ((now - bucket.updatedAt) / 1000) * bucket.rate);
+    bucket.updatedAt = now;
+    if (bucket.tokens < 1) return false;
+    bucket.tokens -= 1;
+    return true;
+  }
+
+  #settingFor(resourcePath: string, httpMethod: string): ThrottleSetting | undefined {
+    const escaped = resourcePath.replace(/\//g, '~1');
+    const matches = (s: ThrottleSetting) =>
+      (s.resourcePath === '/*' || s.resourcePath === `/${escaped}`) && (s.httpMethod === '*' || s.httpMethod === httpMethod);
+    // The most specific setting wins: resource and method, then either, then the stage default.
+    const specificity = (s: ThrottleSetting) => (s.resourcePath === '/*' ? 0 : 2) + (s.httpMethod === '*' ? 0 : 1);
+    return this.#settings.filter(matches).sort((a, b) => specificity(b) - specificity(a))[0];
+  }
+}

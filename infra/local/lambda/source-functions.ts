@@ -1,0 +1,49 @@
+/**
+ * Source mode: each function the template names is answered by its handler *source*
+ * (`functions/<name>.ts`) in this process, for fast iteration and so that tests can reach into the
+ * handlers (log sinks, environment, injected faults). The template still decides everything else.
+ */
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { lambdaContext } from '../lambda-event.ts';
+import type { FunctionInvoker } from '../gateway/rest-api.ts';
+import type { LambdaFunctionDefinition, RestApiDefinition } from '../gateway/template.ts';
+
+export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+/**
+ * The source module of a deployed function: the CDK app names each function
+ * `<stack name>-<module>` (infra/stack.ts), and the REST API after the stack.
+ */
+export function sourceModuleOf(fn: LambdaFunctionDefinition, api: RestApiDefinition): string {
+  const prefix = `${api.name}-`;
+  if (!fn.functionName.startsWith(prefix)) throw new Error(`Function ${fn.functionName} is not named <stack>-<module> (${prefix}…)`);
+  return fn.functionName.slice(prefix.length);
+}
+
+/** Handlers by source module name: the given ones, the others imported from `functions/`. */
+export async function loadSourceHandlers(modules: readonly string[], given: Readonly<Record<string, ProxyHandler>> = {}): Promise<Record<string, ProxyHandler>> {
+  const entries = await Promise.all(
+    modules.map(async (name) => {
+      if (given[name]) return [name, given[name]] as const;
+      const module = (await import(`../../../functions/${name}.ts`)) as { handler: ProxyHandler };
+      return [name, module.handler] as const;
+    }),
+  );
+  return Object.fromEntries(entries);
+}
+
+export function sourceInvoker(api: RestApiDefinition, handlers: Readonly<Record<string, ProxyHandler>>): FunctionInvoker {
+  return async (fn, event, requestId) => {
+    const name = sourceModuleOf(fn, api);
+    const handler = handlers[name];
+    if (!handler) throw new Error(`No handler for ${name}`);
+    try {
+      const context = lambdaContext(requestId, name, api.stageName, { memoryMb: fn.memoryMb, timeoutSeconds: fn.timeoutSeconds });
+      return { ok: true, result: await handler(event, context) };
+    } catch (error) {
+      // What Lambda would record for a function error; the client gets the gateway's 502/5XX.
+      process.stderr.write(`${name}: function error: ${(error as Error).message ?? String(error)}\n`);
+      return { ok: false, reason: (error as Error).message ?? String(error) };
+    }
+  };
+}

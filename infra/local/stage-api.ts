@@ -1,0 +1,81 @@
+/**
+ * A stage's REST API ready to serve, in one of local mode's two modes: the same template-driven
+ * gateway either way; only the code that answers an AWS_PROXY integration differs.
+ */
+import { ENV } from '../../lib/config.ts';
+import type { StageName } from '../stages.ts';
+import { localTableRefs, readAssemblyStage, synthesizeStageTemplate } from './cloud-assembly.ts';
+import { LocalRestApi } from './gateway/rest-api.ts';
+import { type CfnTemplate, readRestApi } from './gateway/template.ts';
+import { BundleFunctions } from './lambda/bundle-functions.ts';
+import { loadSourceHandlers, type ProxyHandler, sourceInvoker, sourceModuleOf } from './lambda/source-functions.ts';
+
+export type { ProxyHandler };
+
+export interface StageApi {
+  readonly api: LocalRestApi;
+  close(): Promise<void>;
+}
+
+export interface SourceStageOptions {
+  readonly stage?: StageName;
+  /** The stage's template, when already synthesized (the test suites synthesize it once). */
+  readonly template?: CfnTemplate;
+  /** Handlers by source module name (`list-pets`); the others are imported from `functions/`. */
+  readonly handlers?: Readonly<Record<string, ProxyHandler>>;
+  /** Apply the stage's throttling; off by default, so load tests measure the service. */
+  readonly throttling?: boolean;
+}
+
+/** Source mode: the stage synthesized in process; the handler sources answer, in this process. */
+export async function sourceStageApi(options: SourceStageOptions = {}): Promise<StageApi> {
+  const definition = readRestApi(options.template ?? (await synthesizeStageTemplate(options.stage ?? 'staging')));
+  const modules = [...new Set([...definition.functions.values()].map((fn) => sourceModuleOf(fn, definition)))];
+  const handlers = await loadSourceHandlers(modules, options.handlers);
+  return {
+    api: new LocalRestApi(definition, sourceInvoker(definition, handlers), { throttling: options.throttling ?? false }),
+    close: async () => undefined,
+  };
+}
+
+export interface BundleStageOptions {
+  /** A cloud assembly folder, as `cdk synth` writes it. */
+  readonly cloudAssembly: string;
+  readonly stage?: StageName;
+  /** The local store the functions use. */
+  readonly dynamodbEndpoint: string;
+  /** Local physical table names by table logical name (infra/local/tables.ts). */
+  readonly tableNames: Readonly<Record<string, string>>;
+  /** Apply the stage's throttling; on by default, as deployed. */
+  readonly throttling?: boolean;
+  /** Where the functions' output goes; default this process's stdout. */
+  readonly onFunctionOutput?: (chunk: string) => void;
+}
+
+/** Bundle mode: the stage of a cloud assembly; each function runs from its asset bundle. */
+export function bundleStageApi(options: BundleStageOptions): StageApi {
+  const { template, assetDirsByKey } = readAssemblyStage(options.cloudAssembly, options.stage ?? 'staging');
+  const definition = readRestApi(template);
+  const assetDirs = new Map<string, string>();
+  for (const [id, fn] of definition.functions) {
+    const dir = fn.codeKey === undefined ? undefined : assetDirsByKey.get(fn.codeKey);
+    if (dir) assetDirs.set(id, dir);
+  }
+  const tables = localTableRefs(definition, options.tableNames);
+  const functions = new BundleFunctions({
+    assetDirs,
+    resolveRef: (id) => tables.get(id),
+    extraEnvironment: {
+      [ENV.dynamodbEndpoint]: options.dynamodbEndpoint,
+      AWS_REGION: 'us-east-1',
+      AWS_DEFAULT_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+    },
+    ...(options.onFunctionOutput ? { onOutput: options.onFunctionOutput } : {}),
+  });
+  return {
+    api: new LocalRestApi(definition, functions.invoke, { throttling: options.throttling ?? true }),
+    close: () => functions.close(),
+  };
+}

@@ -1,0 +1,204 @@
+/**
+ * The template-driven gateway of local mode (infra/local/gateway/), on the staging template the
+ * CDK app synthesizes: routing by the resource tree, MOCK integrations and gateway responses
+ * rendered by Velocity, method throttling, and what it makes of a function's failure.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { synthesizeStageTemplate } from '../../infra/local/cloud-assembly.ts';
+import { type FunctionInvoker, LocalRestApi, type RequestHead } from '../../infra/local/gateway/rest-api.ts';
+import { matchPath, methodFor } from '../../infra/local/gateway/router.ts';
+import { readRestApi, type RestApiDefinition } from '../../infra/local/gateway/template.ts';
+import { MethodThrottle } from '../../infra/local/gateway/throttle.ts';
+import { renderTemplate } from '../../infra/local/gateway/velocity.ts';
+import { openApiMappingTemplate } from '../../lib/openapi/serve.ts';
+
+let definition: RestApiDefinition;
+beforeAll(async () => {
+  definition = readRestApi(await synthesizeStageTemplate('staging'));
+});
+
+function head(method: string, path: string, headers: Record<string, string> = {}): RequestHead {
+  return {
+    requestId: 'req-1',
+    domainName: '127.0.0.1:3000',
+    method,
+    path,
+    search: '',
+    rawHeaders: Object.entries(headers).flat(),
+    sourceIp: '127.0.0.1',
+    httpVersion: '1.1',
+  };
+}
+
+const echo: FunctionInvoker = async (fn, event) => ({
+  ok: true,
+  result: { statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ fn: fn.functionName, resource: event.resource, params: event.pathParameters, stage: event.requestContext.stage }) },
+});
+
+async function call(api: LocalRestApi, method: string, path: string, headers: Record<string, string> = {}) {
+  const request = head(method, path, headers);
+  const result = await api.answer(api.route(request), request, Buffer.alloc(0));
+  return { ...result, json: result.body ? (JSON.parse(result.body) as Record<string, unknown>) : undefined };
+}
+
+describe('the template', () => {
+  it('reads the resource tree, the stage, its throttling and the functions', () => {
+    expect(definition.stageName).toBe('staging');
+    expect(definition.throttling).toEqual([{ resourcePath: '/*', httpMethod: '*', rateLimit: 50, burstLimit: 100 }]);
+    expect([...definition.functions.values()].map((f) => f.functionName).sort()).toEqual([
+      'PetStore-staging-create-pet',
+      'PetStore-staging-get-pet',
+      'PetStore-staging-list-pets',
+    ]);
+    const paths: string[] = [];
+    const walk = (node: RestApiDefinition['root']) => {
+      paths.push(`${node.path} ${[...node.methods.keys()].sort().join(',')}`);
+      node.children.forEach(walk);
+    };
+    walk(definition.root);
+    expect(paths.sort()).toEqual([
+      '/ ANY',
+      '/v1 ANY',
+      '/v1/openapi.json ANY,GET',
+      '/v1/pets ANY,GET,POST',
+      '/v1/pets/{petId} ANY,GET',
+      '/{proxy+} ANY',
+    ]);
+  });
+});
+
+describe('routing', () => {
+  it.each([
+    ['/v1/pets', '/v1/pets', null],
+    ['/v1/pets/', '/v1/pets', null],
+    ['/v1//pets', '/v1/pets', null],
+    ['/v1/pets/42', '/v1/pets/{petId}', { petId: '42' }],
+    ['/v1/pets/42/toys', '/{proxy+}', { proxy: 'v1/pets/42/toys' }],
+    ['/v2/pets', '/{proxy+}', { proxy: 'v2/pets' }],
+    ['/', '/', null],
+    ['/v1', '/v1', null],
+  ])('%s → %s', (path, resource, pathParameters) => {
+    const match = matchPath(definition.root, path);
+    expect(match?.resource.path).toBe(resource);
+    expect(match?.pathParameters).toEqual(pathParameters);
+  });
+
+  it("prefers a resource's own method to its ANY", () => {
+    const pets = matchPath(definition.root, '/v1/pets')?.resource;
+    expect(pets && methodFor(pets, 'GET')?.integration.type).toBe('AWS_PROXY');
+    expect(pets && methodFor(pets, 'DELETE')?.integration.type).toBe('MOCK');
+  });
+
+  it('hands a proxy integration the event API Gateway builds, under the stage name', async () => {
+    const api = new LocalRestApi(definition, echo, { throttling: false });
+    expect((await call(api, 'GET', '/v1/pets/7')).json).toEqual({
+      fn: 'PetStore-staging-get-pet',
+      resource: '/v1/pets/{petId}',
+      params: { petId: '7' },
+      stage: 'staging',
+    });
+  });
+});
+
+describe('MOCK integrations and gateway responses, rendered from the template', () => {
+  const api = () => new LocalRestApi(definition, echo, { throttling: false });
+
+  it('answers a wrong method with the 405 mock: the method filled in, Allow and the common headers', async () => {
+    const res = await call(api(), 'DELETE', '/v1/pets');
+    expect(res.statusCode).toBe(405);
+    expect(res.headers).toMatchObject({ 'Content-Type': 'application/json', Allow: 'GET, POST', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'X-Request-Id': 'req-1' });
+    expect(res.json).toEqual({ code: 'method_not_allowed', message: 'Method DELETE is not allowed on /v1/pets. Allowed: GET, POST.', status: 405 });
+  });
+
+  it('answers an unknown path with the 404 mock', async () => {
+    const res = await call(api(), 'GET', '/v1/nothing');
+    expect(res.statusCode).toBe(404);
+    expect(res.json).toMatchObject({ code: 'not_found', status: 404 });
+  });
+
+  it('answers a mock request whose Content-Type has no request template with UNSUPPORTED_MEDIA_TYPE (415)', async () => {
+    const res = await call(api(), 'DELETE', '/v1/pets', { 'Content-Type': 'text/csv' });
+    expect(res.statusCode).toBe(415);
+    expect(res.headers).toMatchObject({ 'X-Request-Id': 'req-1', 'Cache-Control': 'no-store' });
+    expect(res.json).toMatchObject({ code: 'unsupported_media_type', status: 415 });
+  });
+
+  it('answers a body over the gateway limit with REQUEST_TOO_LARGE (413) before any function runs', async () => {
+    const res = await call(api(), 'POST', '/v1/pets', { 'Content-Length': String(10 * 1024 * 1024 + 1) });
+    expect(res.statusCode).toBe(413);
+    expect(res.json).toMatchObject({ code: 'payload_too_large', status: 413 });
+  });
+
+  it('serves the OpenAPI document from its mapping template, byte for byte what Velocity renders', async () => {
+    const res = await call(api(), 'GET', '/v1/openapi.json');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers).toMatchObject({ 'Content-Type': 'application/json', 'Cache-Control': 'no-cache' });
+    expect(res.body).toBe(openApiMappingTemplate());
+    expect(Object.keys((res.json as { paths: object }).paths)).toEqual(['/pets', '/pets/{petId}']);
+  });
+});
+
+describe('function failures', () => {
+  it.each([
+    ['throws', { ok: false, reason: 'boom' } as const],
+    ['returns a malformed proxy result', { ok: true, result: { statusCode: 200, body: { not: 'a string' } } } as const],
+    ['returns a result with an unknown key', { ok: true, result: { statusCode: 200, body: '', extra: 1 } } as const],
+  ])('a function that %s gets the DEFAULT_5XX gateway response (the Error body, status 500)', async (_, outcome) => {
+    const api = new LocalRestApi(definition, async () => outcome, { throttling: false });
+    const res = await call(api, 'GET', '/v1/pets');
+    expect(res.statusCode).toBe(500);
+    expect(res.json).toMatchObject({ code: 'internal_error', status: 500 });
+    expect(res.headers).toMatchObject({ 'X-Request-Id': 'req-1' });
+  });
+});
+
+describe('throttling from MethodSettings', () => {
+  it('lets a burst through, then answers THROTTLED (429, Retry-After) until tokens refill at the rate', async () => {
+    let now = 0;
+    const api = new LocalRestApi(
+      { ...definition, throttling: [{ resourcePath: '/*', httpMethod: '*', rateLimit: 2, burstLimit: 3 }] },
+      echo,
+      { throttling: true },
+    );
+    // The clock is the throttle's; the gateway's is swapped for a fixed one through the definition.
+    const throttle = new MethodThrottle([{ resourcePath: '/*', httpMethod: '*', rateLimit: 2, burstLimit: 3 }], () => now);
+    expect([1, 2, 3, 4].map(() => throttle.tryAcquire('/v1/pets', 'GET'))).toEqual([true, true, true, false]);
+    now = 500;
+    expect([throttle.tryAcquire('/v1/pets', 'GET'), throttle.tryAcquire('/v1/pets', 'GET')]).toEqual([true, false]);
+    // Each method has its own bucket.
+    expect(throttle.tryAcquire('/v1/pets', 'POST')).toBe(true);
+
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push((await call(api, 'GET', '/v1/pets')).statusCode);
+    expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
+    const throttled = await call(api, 'GET', '/v1/pets');
+    expect(throttled.statusCode).toBe(429);
+    expect(throttled.headers).toMatchObject({ 'Retry-After': '1' });
+    expect(throttled.json).toMatchObject({ code: 'too_many_requests', status: 429 });
+  });
+
+  it('applies the most specific setting: resource and method over the stage default', () => {
+    const throttle = new MethodThrottle(
+      [
+        { resourcePath: '/*', httpMethod: '*', rateLimit: 100, burstLimit: 100 },
+        { resourcePath: '/~1v1~1pets', httpMethod: 'POST', rateLimit: 1, burstLimit: 1 },
+      ],
+      () => 0,
+    );
+    expect([throttle.tryAcquire('/v1/pets', 'POST'), throttle.tryAcquire('/v1/pets', 'POST')]).toEqual([true, false]);
+    expect([throttle.tryAcquire('/v1/pets', 'GET'), throttle.tryAcquire('/v1/pets', 'GET')]).toEqual([true, true]);
+  });
+});
+
+describe('Velocity', () => {
+  it('renders $context, $input and $util as API Gateway documents them', () => {
+    const out = renderTemplate('{"m":"$context.httpMethod","id":"$input.params(\'petId\')","b":"$util.escapeJavaScript($input.json(\'$.name\'))"}', {
+      context: { httpMethod: 'PATCH' },
+      body: '{"name":"Rex \\"the\\" dog"}',
+      headers: {},
+      query: {},
+      pathParameters: { petId: '9' },
+    });
+    expect(out).toBe('{"m":"PATCH","id":"9","b":"\\"Rex \\\\\\"the\\\\\\" dog\\""}');
+  });
+});
