@@ -74,6 +74,11 @@ export interface StageSettings {
   /** X-Ray active tracing on the functions and the API stage. */
   readonly tracing: boolean;
   /**
+   * API Gateway compresses (gzip or deflate, as the client's Accept-Encoding asks) every response
+   * body of at least this many bytes; 0 compresses all of them.
+   */
+  readonly minimumCompressionSizeBytes: number;
+  /**
    * Production, for one deploy during an incident (`-c production.hotfix=true`): the canary
    * ignores its alarms, which are firing already, and shifts all traffic at once. Never in cdk.json.
    */
@@ -102,7 +107,8 @@ type TunableKey =
   | 'logLevel'
   | 'alarm5xxRatePercent'
   | 'alarmP99LatencyMs'
-  | 'tracing';
+  | 'tracing'
+  | 'minimumCompressionSizeBytes';
 
 /** Built-in defaults; cdk.json's `stages` context repeats them so operators see what to tune. */
 export const DEFAULT_STAGE_SETTINGS: Record<StageName, Pick<StageSettings, TunableKey>> = {
@@ -115,6 +121,8 @@ export const DEFAULT_STAGE_SETTINGS: Record<StageName, Pick<StageSettings, Tunab
     alarm5xxRatePercent: 1,
     alarmP99LatencyMs: 2000,
     tracing: false,
+    // A 1 KiB body gains little from compression and pays for it in CPU; a page of pets gains ~10×.
+    minimumCompressionSizeBytes: 1024,
   },
   production: {
     throttlingRateLimit: 500,
@@ -125,6 +133,7 @@ export const DEFAULT_STAGE_SETTINGS: Record<StageName, Pick<StageSettings, Tunab
     alarm5xxRatePercent: 1,
     alarmP99LatencyMs: 2000,
     tracing: true,
+    minimumCompressionSizeBytes: 1024,
   },
 };
 
@@ -135,6 +144,12 @@ export const STAGES_CONTEXT_KEY = 'stages';
 const positiveNumber = z.preprocess(
   (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
   z.number({ error: 'must be a positive number' }).check(z.positive({ error: 'must be a positive number' })),
+);
+/** API Gateway's range for MinimumCompressionSize: 0 to 10 MiB. */
+const COMPRESSION_SIZE_ERROR = 'must be a whole number of bytes from 0 to 10485760';
+const compressionSize = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
+  z.int({ error: COMPRESSION_SIZE_ERROR }).check(z.gte(0, { error: COMPRESSION_SIZE_ERROR }), z.lte(10_485_760, { error: COMPRESSION_SIZE_ERROR })),
 );
 /** true/false from cdk.json, or `true`/`false` from `-c`. */
 const flag = z.preprocess(
@@ -155,6 +170,7 @@ const stageContext = z.strictObject({
   alarmP99LatencyMs: positiveNumber,
   logLevel: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }),
   tracing: flag,
+  minimumCompressionSizeBytes: compressionSize,
   hotfix: flag,
   alarmEmail: optionalText(z.string().check(z.regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, { error: 'is not an e-mail address' }))),
   domainName: optionalText(),

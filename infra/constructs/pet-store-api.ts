@@ -5,7 +5,7 @@
  * every gateway-made error the service's Error body; per-stage throttling; JSON access logs; and an
  * optional custom domain whose root maps to the stage, so the base address ends in `/v1` either way.
  */
-import { RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { RemovalPolicy, Size, Stack, Validations } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
   AuthorizationType,
@@ -119,6 +119,8 @@ export class PetStoreApi extends Construct {
       restApiName: stackName,
       description: `Pet Store API (${settings.stage})`,
       endpointConfiguration: { types: [EndpointType.REGIONAL] },
+      // Content encoding: gzip or deflate when the client accepts it and the body is this large.
+      minCompressionSize: Size.bytes(settings.minimumCompressionSizeBytes),
       // The account-level logging role is PetStore-account's (infra/account-stack.ts), not a
       // stage's: with one per stage, each deploy re-pointed the one account setting.
       cloudWatchRole: false,

@@ -178,6 +178,8 @@ export interface RawResponse {
   readonly status: number;
   readonly headers: Record<string, string | string[] | undefined>;
   readonly body: string;
+  /** The body as it came over the wire (compressed, if it was). */
+  readonly bytes: Buffer;
 }
 
 /**
@@ -191,7 +193,10 @@ export function rawRequest(url: string, init: { method?: string; headers: [strin
     const req = httpRequest(url, { method: init.method ?? 'GET', headers: lines.flat() }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () => {
+        const bytes = Buffer.concat(chunks);
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: bytes.toString('utf8'), bytes });
+      });
       res.on('error', reject);
     });
     req.on('error', reject);

@@ -257,6 +257,12 @@ describe.each(STAGE_NAMES)('%s REST API', (stage: StageName) => {
   });
 });
 
+describe('content encoding', () => {
+  it.each(['staging', 'production'] as const)('%s compresses response bodies of 1 KiB and more (cdk.json)', (stage) => {
+    app.templates[stage].hasResourceProperties('AWS::ApiGateway::RestApi', { MinimumCompressionSize: 1024 });
+  });
+});
+
 describe('stages differ where they should', () => {
   it('throttles production higher than staging', () => {
     const limits = (stage: StageName) => {

@@ -55,6 +55,11 @@ describe('stage settings', () => {
     expect(read('production', { stages: JSON.stringify({ production: { logLevel: 'debug' } }) }).logLevel).toBe('debug');
   });
 
+  it('reads the compression threshold, 0 included (compress everything)', () => {
+    expect(read('staging').minimumCompressionSizeBytes).toBe(1024);
+    expect(read('staging', { 'staging.minimumCompressionSizeBytes': '0' }).minimumCompressionSizeBytes).toBe(0);
+  });
+
   it('reads a complete custom domain, trimming the zone dot', () => {
     const flat = Object.fromEntries(Object.entries(domain).map(([k, v]) => [`production.${k}`, v]));
     expect(read('production', flat).customDomain).toEqual({ ...domain, hostedZoneName: 'example.com' });
@@ -73,6 +78,9 @@ describe('stage settings', () => {
     [{ stages: '{nope' }, /not valid JSON/],
     [{ 'staging.account': '123456789012' }, /account and region together/],
     [{ 'staging.tracing': 'maybe' }, /tracing" must be true or false/],
+    [{ 'staging.minimumCompressionSizeBytes': '-1' }, /minimumCompressionSizeBytes" must be a whole number of bytes from 0 to 10485760/],
+    [{ 'staging.minimumCompressionSizeBytes': '1.5' }, /minimumCompressionSizeBytes" must be a whole number/],
+    [{ 'staging.minimumCompressionSizeBytes': 20_000_000 }, /minimumCompressionSizeBytes" must be a whole number/],
     [{ 'staging.account': '12345', 'staging.region': 'eu-west-1' }, /12-digit AWS account id/],
     [{ 'staging.account': '123456789012', 'staging.region': 'Europe' }, /not an AWS region/],
   ])('rejects %j', (context, error) => {

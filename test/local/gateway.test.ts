@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { synthesizeStageTemplate } from '../../infra/local/cloud-assembly.ts';
-import { type FunctionInvoker, LocalRestApi, type RequestHead } from '../../infra/local/gateway/rest-api.ts';
+import { type FunctionInvoker, LocalRestApi, preferredCoding, type RequestHead } from '../../infra/local/gateway/rest-api.ts';
 import { matchPath, methodFor } from '../../infra/local/gateway/router.ts';
 import { readRestApi, type RestApiDefinition } from '../../infra/local/gateway/template.ts';
 import { MethodThrottle } from '../../infra/local/gateway/throttle.ts';
@@ -187,6 +187,21 @@ describe('throttling from MethodSettings', () => {
     );
     expect([throttle.tryAcquire('/v1/pets', 'POST'), throttle.tryAcquire('/v1/pets', 'POST')]).toEqual([true, false]);
     expect([throttle.tryAcquire('/v1/pets', 'GET'), throttle.tryAcquire('/v1/pets', 'GET')]).toEqual([true, true]);
+  });
+});
+
+describe('content encoding', () => {
+  it.each([
+    ['gzip', 'gzip'],
+    ['deflate, gzip', 'gzip'],
+    ['gzip;q=0.2, deflate;q=0.8', 'deflate'],
+    ['*', 'gzip'],
+    ['*;q=0.5, gzip;q=0', 'deflate'],
+    ['br', undefined],
+    ['identity', undefined],
+    ['', undefined],
+  ])('Accept-Encoding %j → %s', (accept, coding) => {
+    expect(preferredCoding(accept)).toBe(coding);
   });
 });
 

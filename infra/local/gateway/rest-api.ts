@@ -7,6 +7,7 @@
  * `route` decides from the request line and headers alone, so that whatever the gateway answers by
  * itself is answered before a byte of the body is read; `answer` completes the request.
  */
+import { deflateSync, gzipSync } from 'node:zlib';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { GATEWAY_MAX_BODY_BYTES } from '../../../lib/http/gateway-errors.ts';
 import { toProxyEvent, type GatewayRequest } from '../lambda-event.ts';
@@ -86,6 +87,10 @@ export class LocalRestApi {
   }
 
   async answer(routed: Routed, head: RequestHead, body: Buffer): Promise<APIGatewayProxyResult> {
+    return this.#encode(await this.#answer(routed, head, body), head);
+  }
+
+  async #answer(routed: Routed, head: RequestHead, body: Buffer): Promise<APIGatewayProxyResult> {
     if (routed.answer) return routed.answer;
     const { integration } = routed.method;
     if (integration.type === 'MOCK') {
@@ -104,6 +109,22 @@ export class LocalRestApi {
     if (!outcome.ok) return this.#gatewayError('DEFAULT_5XX', head, routed.resource);
     const result = proxyResult(outcome.result);
     return result ?? this.#gatewayError('DEFAULT_5XX', head, routed.resource);
+  }
+
+  /**
+   * Content encoding, as the RestApi's MinimumCompressionSize asks: a body of at least that many
+   * bytes is compressed with the coding the client prefers among gzip and deflate.
+   */
+  #encode(result: APIGatewayProxyResult, head: RequestHead): APIGatewayProxyResult {
+    const minimum = this.definition.minimumCompressionSize;
+    if (minimum === undefined || result.body === undefined || result.body === null) return result;
+    if (Object.keys(result.headers ?? {}).some((name) => name.toLowerCase() === 'content-encoding')) return result;
+    const bytes = Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
+    if (bytes.length < minimum) return result;
+    const coding = preferredCoding(headerOf(head.rawHeaders, 'accept-encoding'));
+    if (!coding) return result;
+    const compressed = coding === 'gzip' ? gzipSync(bytes) : deflateSync(bytes);
+    return { ...result, headers: { ...result.headers, 'Content-Encoding': coding }, body: compressed.toString('base64'), isBase64Encoded: true };
   }
 
   /**
@@ -256,6 +277,20 @@ function proxyResult(value: unknown): APIGatewayProxyResult | undefined {
   if (!Number.isInteger(statusCode) || statusCode < 100 || statusCode > 599) return undefined;
   if (result.body !== undefined && result.body !== null && typeof result.body !== 'string') return undefined;
   return value as APIGatewayProxyResult;
+}
+
+/** The coding a client's Accept-Encoding prefers among those API Gateway applies (q-values honoured; gzip first on a tie). */
+export function preferredCoding(acceptEncoding: string | undefined): 'gzip' | 'deflate' | undefined {
+  if (!acceptEncoding) return undefined;
+  const weights = new Map<string, number>();
+  for (const part of acceptEncoding.split(',')) {
+    const [coding = '', ...params] = part.split(';').map((p) => p.trim().toLowerCase());
+    const q = params.find((p) => p.startsWith('q='));
+    weights.set(coding, q === undefined ? 1 : Number(q.slice(2)) || 0);
+  }
+  const weight = (coding: string) => weights.get(coding) ?? weights.get('*') ?? 0;
+  const [best] = (['gzip', 'deflate'] as const).filter((c) => weight(c) > 0).sort((a, b) => weight(b) - weight(a));
+  return best;
 }
 
 function* pairs(rawHeaders: readonly string[]): Generator<[string, string]> {

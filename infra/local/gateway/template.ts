@@ -79,6 +79,8 @@ export interface LambdaFunctionDefinition {
 
 export interface RestApiDefinition {
   readonly name: string;
+  /** Content encoding: bodies of at least this many bytes are compressed; undefined: never. */
+  readonly minimumCompressionSize?: number;
   readonly stageName: string;
   readonly root: ApiResource;
   readonly gatewayResponses: ReadonlyMap<string, GatewayResponseDefinition>;
@@ -165,8 +167,10 @@ export function readRestApi(template: CfnTemplate): RestApiDefinition {
     });
   }
 
+  const compression = api.Properties?.MinimumCompressionSize;
   return {
     name: String(api.Properties?.Name ?? apiId),
+    ...(compression === undefined ? {} : { minimumCompressionSize: Number(compression) }),
     stageName: String(stage.StageName),
     root,
     gatewayResponses,
