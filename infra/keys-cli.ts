@@ -196,8 +196,8 @@ function formatTable(records: ApiKeyRecord[]): string {
       r.revokedAt ? `revoked ${r.revokedAt}` : r.expiresAt && Date.parse(r.expiresAt) <= Date.now() ? 'expired' : 'active',
     ]),
   ];
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  const widths = rows.reduce<number[]>((max, row) => row.map((cell, i) => Math.max(max[i] ?? 0, cell.length)), []);
+  return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd()).join('\n');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -10,7 +10,7 @@ import { newRunId, preflight, runLoad } from './loadtest/run.ts';
 export const EXIT = { met: 0, missed: 1, usage: 2, unusable: 3 } as const;
 
 export async function main(argv: readonly string[]): Promise<number> {
-  let options;
+  let options: ReturnType<typeof parseOptions>;
   try {
     options = parseOptions(argv);
   } catch (error) {

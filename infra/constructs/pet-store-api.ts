@@ -5,7 +5,7 @@
  * every gateway-made error the service's Error body; per-stage throttling; JSON access logs; and an
  * optional custom domain whose root maps to the stage, so the base address ends in `/v1` either way.
  */
-import { RemovalPolicy, Size, Stack, Validations } from 'aws-cdk-lib';
+import { type RemovalPolicy, Size, Stack, Validations } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
   AuthorizationType,

@@ -89,10 +89,10 @@ Exit status: 0 SLO met, 1 SLO missed, 2 bad command line, 3 the API could not be
 key refused, not the Pet Store API).
 `;
 
-export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): LoadTestOptions | 'help' {
-  let values;
+/** parseArgs, with its error as a usage error. */
+function readArgs(argv: readonly string[]) {
   try {
-    ({ values } = parseArgs({
+    return parseArgs({
       args: [...argv],
       strict: true,
       allowPositionals: false,
@@ -110,16 +110,21 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
         'allow-insecure': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
-    }));
+    }).values;
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+}
+
+export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): LoadTestOptions | 'help' {
+  const values = readArgs(argv);
   if (values.help) return 'help';
 
   if (values['base-url'] === undefined) throw new UsageError('--base-url is required.');
   const baseUrl = parseBaseUrl(values['base-url'], values['allow-insecure'] ?? false);
   const apiKey = values['api-key'] ?? env.PETSTORE_API_KEY ?? '';
   if (apiKey.trim() === '') throw new UsageError('--api-key (or $PETSTORE_API_KEY) is required.');
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
   if (/[\s\u0000-\u001f\u007f]/.test(apiKey)) throw new UsageError('--api-key must not contain white space or control characters.');
 
   return {

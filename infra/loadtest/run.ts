@@ -134,7 +134,8 @@ export async function runLoad(options: LoadTestOptions, runId: string, hooks: Ru
       stats.latencies.record(performance.now() - (context.startedAt as number));
       stats.statuses.set(status, (stats.statuses.get(status) ?? 0) + 1);
       responses++;
-      classes[Math.min(4, Math.max(0, Math.floor(status / 100) - 1))]! += 1;
+      const statusClass = Math.min(4, Math.max(0, Math.floor(status / 100) - 1));
+      classes[statusClass] = (classes[statusClass] ?? 0) + 1;
       if (op === 'create' && status === 201) {
         created++;
         const id = petId(body);

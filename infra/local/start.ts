@@ -22,21 +22,24 @@ function usage(message: string): never {
   process.exit(2);
 }
 
-let args;
-try {
-  args = parseArgs({
-    options: {
-      stage: { type: 'string', default: 'staging' },
-      synth: { type: 'boolean', default: false },
-      'no-synth': { type: 'boolean', default: false },
-      'cloud-assembly': { type: 'string' },
-      'no-throttling': { type: 'boolean', default: false },
-    },
-    strict: true,
-  }).values;
-} catch (error) {
-  usage((error as Error).message);
+function readArgs() {
+  try {
+    return parseArgs({
+      options: {
+        stage: { type: 'string', default: 'staging' },
+        synth: { type: 'boolean', default: false },
+        'no-synth': { type: 'boolean', default: false },
+        'cloud-assembly': { type: 'string' },
+        'no-throttling': { type: 'boolean', default: false },
+      },
+      strict: true,
+    }).values;
+  } catch (error) {
+    return usage((error as Error).message);
+  }
 }
+
+const args = readArgs();
 const stage = args.stage;
 if (!isStageName(stage)) usage(`--stage must be staging or production, not "${stage}".`);
 const port = Number(process.env.PORT ?? 3000);

@@ -76,6 +76,7 @@ export function parseDuration(text: string): number {
 }
 
 /** Control characters (C0, DEL, C1) and the Unicode line and paragraph separators. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 
 /** `text` with each control character written as `\uXXXX`, so it prints on one line. */

@@ -29,7 +29,7 @@ export function bearerToken(event: RequestHeaders): string {
     throw unauthorized('Missing API key: send it as "Authorization: Bearer <API_KEY>".');
   }
   const match = CREDENTIALS.exec(value.trim());
-  if (!match || match[1]?.toLowerCase() !== 'bearer') {
+  if (match?.[1]?.toLowerCase() !== 'bearer') {
     throw unauthorized('Unsupported authorization scheme: send the API key as "Authorization: Bearer <API_KEY>".');
   }
   const token = match[2]?.trim() ?? '';

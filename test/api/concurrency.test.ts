@@ -29,7 +29,7 @@ describe('200 concurrent creates', () => {
     expect(responses.map((r) => r.status)).toEqual(Array(COUNT).fill(201));
     created = await Promise.all(responses.map(async (res) => expectPet(await expectJson(res, 201))));
     expect(new Set(created.map((p) => p.id)).size).toBe(COUNT);
-    created.forEach((pet, i) => expect(pet).toEqual({ id: pet.id, ...sent[i] }));
+    for (const [i, pet] of created.entries()) expect(pet).toEqual({ id: pet.id, ...sent[i] });
     // And each got its own Location.
     expect(new Set(responses.map((r) => r.headers.get('location'))).size).toBe(COUNT);
   });

@@ -16,7 +16,7 @@ import { ENV } from '../../lib/config.ts';
 import { DynamoDbApiKeyStore } from '../../lib/store/dynamodb-api-key-store.ts';
 import { apiKeysTable, idempotencyTable, petsTable } from '../../lib/store/tables.ts';
 import { ensureTables, localTableNames } from '../../infra/local/tables.ts';
-import { type BundleName, buildBundles, FLOOR } from './bundles.ts';
+import { buildBundles, FLOOR } from './bundles.ts';
 import { startWorker, type WorkerProcess } from './child.ts';
 import { measureColdStarts } from './cold-start.ts';
 import { type CostInput, costPerMillion, synthFunctionConfigs } from './cost.ts';
@@ -59,7 +59,6 @@ async function main(): Promise<void> {
 
   progress('building the function bundles and the floor with infra/bundling.ts');
   const bundles = await buildBundles(`${WORK_DIR}/bundles`);
-  const bundleFile = (name: BundleName) => bundles.find((b) => b.name === name)?.file as string;
 
   progress('starting the store (embedded dynalite, in memory)');
   const store = startWorker('store');

@@ -19,6 +19,7 @@ const app = synth();
 afterAll(() => app.cleanup());
 
 // `any` on purpose: CloudFormation JSON is untyped, and the assertions below check its shape.
+// biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON is untyped; the assertions check its shape.
 type Json = any;
 type Resource = { Type: string; Properties: Record<string, Json> };
 

@@ -14,7 +14,9 @@ describe('the dependency graph of a template', () => {
     const graph = dependencyGraph({
       Resources: {
         A: { Type: 'T', Properties: { X: { Ref: 'B' }, Y: { 'Fn::GetAtt': ['C', 'Arn'] }, Z: { 'Fn::GetAtt': 'D.Arn' } } },
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: Fn::Sub's own ${} syntax, not a template literal.
         B: { Type: 'T', Properties: { S: { 'Fn::Sub': 'arn:${AWS::Partition}:x:${E}:${F.Arn}:${!Literal}:${Bound}' } } },
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: Fn::Sub's own ${} syntax, not a template literal.
         C: { Type: 'T', Properties: { S: { 'Fn::Sub': ['${Bound}', { Bound: { Ref: 'G' } }] } }, DependsOn: 'H' },
         D: { Type: 'T', DependsOn: ['E', 'F'], Metadata: { Ref: 'A' } },
         E: { Type: 'T', Properties: { P: { Ref: 'SomeParameter' } } },
@@ -53,6 +55,7 @@ describe('the dependency graph of a template', () => {
   });
 
   it('finds cycles through Fn::Sub and a resource that depends on itself', () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Fn::Sub's own ${} syntax, not a template literal.
     expect(cycles({ Resources: { A: { Type: 'T', Properties: { S: { 'Fn::Sub': '${B.Arn}' } } }, B: { Type: 'T', DependsOn: 'A' } } })).toEqual([['A', 'B', 'A']]);
     expect(cycles({ Resources: { A: { Type: 'T', Properties: { S: { Ref: 'A' } } } } })).toEqual([['A', 'A']]);
   });

@@ -27,7 +27,7 @@ function loadtest(args: readonly string[]): Promise<Run> {
   });
 }
 
-let stack: LocalStack | undefined;
+let stack: LocalStack;
 let apiKey: string;
 
 beforeAll(async () => {
@@ -41,7 +41,7 @@ afterAll(async () => {
 
 describe('npm run loadtest', () => {
   it('drives the mix briefly, reports percentiles and statuses, and exits 0 when the SLO is met', async () => {
-    const run = await loadtest(['--base-url', stack!.url, '--api-key', apiKey, '--duration', '2', '--connections', '2']);
+    const run = await loadtest(['--base-url', stack.url, '--api-key', apiKey, '--duration', '2', '--connections', '2']);
     expect(run.stderr).not.toMatch(/failed|Error:/);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/p50 [\d.]+ ms, p95 [\d.]+ ms, p99 [\d.]+ ms/);
@@ -54,7 +54,7 @@ describe('npm run loadtest', () => {
   });
 
   it('exits non-zero when the SLO is missed (an impossible p99 of 0 ms)', async () => {
-    const run = await loadtest(['--base-url', stack!.url, '--api-key', apiKey, '--duration', '1', '--connections', '2', '--slo-p99-ms', '0']);
+    const run = await loadtest(['--base-url', stack.url, '--api-key', apiKey, '--duration', '1', '--connections', '2', '--slo-p99-ms', '0']);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/p99 latency\s+≤ 0 ms\s+[\d.]+ ms\s+MISSED/);
     expect(run.stdout).toContain('RESULT: SLO MISSED');

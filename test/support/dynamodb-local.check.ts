@@ -112,7 +112,7 @@ try {
   const got = await timed('GetItem', () =>
     client.send(new GetItemCommand({ TableName, Key: { id: { N: '1' } }, ConsistentRead: true })),
   );
-  check(got.Item?.['name']?.S === 'Rex', 'GetItem returns the item');
+  check(got.Item?.name?.S === 'Rex', 'GetItem returns the item');
 
   const queried = await timed('Query (GSI)', () =>
     client.send(
@@ -125,7 +125,7 @@ try {
       }),
     ),
   );
-  check(queried.Count === 1 && queried.Items?.[0]?.['id']?.N === '1', 'Query on the GSI finds the item');
+  check(queried.Count === 1 && queried.Items?.[0]?.id?.N === '1', 'Query on the GSI finds the item');
   client.destroy();
 } finally {
   await timed('stop', () => ddb.stop());

@@ -244,7 +244,7 @@ function describeExit(child: ChildProcess): string {
 }
 
 function javaCommand(): string {
-  const javaHome = process.env['JAVA_HOME'];
+  const javaHome = process.env.JAVA_HOME;
   return javaHome ? join(javaHome, 'bin', 'java') : 'java';
 }
 
