@@ -14,9 +14,10 @@ import {
   type ScanCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import type { NewPet, Pet } from '../domain/pet.ts';
+import { DynamoDbIdempotencyRecords } from './dynamodb-idempotency-records.ts';
 import { classifyStoreError } from './errors.ts';
 import { generatePetId } from './ids.ts';
-import { IdempotencyRecords } from './idempotency.ts';
+import { IdempotencyProtocol } from './idempotency.ts';
 import type { CreatedPet, CreateOptions, ListPetsRequest, PetPage, PetStore } from './pet-store.ts';
 import { BY_STATUS_INDEX } from './tables.ts';
 
@@ -32,21 +33,23 @@ export const WRITE_TOKEN = 'writeToken';
 export class DynamoDbPetStore implements PetStore {
   readonly #client: DynamoDBDocumentClient;
   readonly #tableName: string;
-  readonly #idempotency: IdempotencyRecords | undefined;
+  readonly #idempotency: IdempotencyProtocol | undefined;
 
   constructor(client: DynamoDBDocumentClient, tableName: string, idempotencyTableName?: string) {
     this.#client = client;
     this.#tableName = tableName;
-    this.#idempotency = idempotencyTableName ? new IdempotencyRecords(client, idempotencyTableName) : undefined;
+    this.#idempotency = idempotencyTableName
+      ? new IdempotencyProtocol(new DynamoDbIdempotencyRecords(client, idempotencyTableName), {
+          put: (pet) => this.#put(pet),
+          get: (id) => this.get(id),
+        })
+      : undefined;
   }
 
   async create(newPet: NewPet, options: CreateOptions = {}): Promise<CreatedPet> {
     if (options.idempotencyKey === undefined) return { pet: await this.#createWithFreshId(newPet), replayed: false };
     if (!this.#idempotency) throw new Error('Idempotent create needs the idempotency table (IDEMPOTENCY_TABLE_NAME)');
-    return this.#idempotency.run(options.idempotencyKey, newPet, {
-      put: (id) => this.#put({ id, ...newPet }),
-      get: (id) => this.get(id),
-    });
+    return this.#idempotency.run(options.idempotencyKey, newPet);
   }
 
   async #createWithFreshId(newPet: NewPet): Promise<Pet> {

@@ -4,19 +4,21 @@
  * the pet under the reserved id. Exactly one put can succeed, so the pet is created once, whoever
  * gets there first, whether the earlier request finished, is still running or died half-way; the
  * others read the pet back. A different body under the same key is refused.
+ *
+ * This module is the protocol alone. Its storage steps are behind two small interfaces (records:
+ * IdempotencyRecordStore, on DynamoDB in dynamodb-idempotency-records.ts; pets: PetWrites, from the
+ * pet store), so unit tests can run any interleaving of concurrent requests step by step.
  */
 import { createHash } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { NewPet, Pet } from '../domain/pet.ts';
-import { classifyStoreError, IdempotencyKeyReusedError } from './errors.ts';
+import { IdempotencyKeyReusedError } from './errors.ts';
 import { generatePetId } from './ids.ts';
 import type { CreatedPet } from './pet-store.ts';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 const MAX_ATTEMPTS = 4;
 
-interface IdempotencyRecord {
+export interface IdempotencyRecord {
   readonly recordKey: string;
   readonly petId: number;
   readonly bodyHash: string;
@@ -24,35 +26,58 @@ interface IdempotencyRecord {
   readonly expiresAt: number;
 }
 
-interface PetWrites {
-  /** Conditional put of the pet under `id`: false when a pet with that id exists. */
-  put(id: number): Promise<boolean>;
+/**
+ * The records' storage. Each call is one atomic step; the protocol relies on nothing else, so it
+ * holds under any interleaving of these calls from concurrent requests.
+ */
+export interface IdempotencyRecordStore {
+  /** Stores `record` unless its key holds a record that has not expired at `nowSeconds`: true when stored. */
+  reserve(record: IdempotencyRecord, nowSeconds: number): Promise<boolean>;
+  /** The key's record as stored now (expired or not), or undefined when there is none. */
+  read(recordKey: string): Promise<IdempotencyRecord | undefined>;
+  /** Points the key's record at `toPetId` if it still points at `fromPetId`; otherwise leaves it as it is. */
+  repoint(recordKey: string, fromPetId: number, toPetId: number): Promise<void>;
+}
+
+/** The pets' storage, as the protocol uses it. */
+export interface PetWrites {
+  /** Conditional put: true when this call stored the pet, false when a pet with its id exists. */
+  put(pet: Pet): Promise<boolean>;
   get(id: number): Promise<Pet | undefined>;
 }
 
-export class IdempotencyRecords {
-  readonly #client: DynamoDBDocumentClient;
-  readonly #tableName: string;
-  readonly #now: () => number;
+export interface IdempotencyProtocolOptions {
+  /** Epoch milliseconds. */
+  readonly now?: () => number;
+  readonly newPetId?: () => number;
+}
 
-  constructor(client: DynamoDBDocumentClient, tableName: string, now: () => number = Date.now) {
-    this.#client = client;
-    this.#tableName = tableName;
+export class IdempotencyProtocol {
+  readonly #records: IdempotencyRecordStore;
+  readonly #pets: PetWrites;
+  readonly #now: () => number;
+  readonly #newPetId: () => number;
+
+  constructor(records: IdempotencyRecordStore, pets: PetWrites, { now = Date.now, newPetId = () => generatePetId() }: IdempotencyProtocolOptions = {}) {
+    this.#records = records;
+    this.#pets = pets;
     this.#now = now;
+    this.#newPetId = newPetId;
   }
 
-  async run(recordKey: string, newPet: NewPet, pets: PetWrites): Promise<CreatedPet> {
+  async run(recordKey: string, newPet: NewPet): Promise<CreatedPet> {
     const bodyHash = hashNewPet(newPet);
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       const record = await this.#reserve(recordKey, bodyHash);
       if (record.bodyHash !== bodyHash) throw new IdempotencyKeyReusedError();
       // Whoever reserved the key, the request whose put succeeds is the one that created the pet.
-      if (await pets.put(record.petId)) return { pet: { id: record.petId, ...newPet }, replayed: false };
-      const existing = await pets.get(record.petId);
+      const pet: Pet = { id: record.petId, ...newPet };
+      if (await this.#pets.put(pet)) return { pet, replayed: false };
+      const existing = await this.#pets.get(record.petId);
       if (existing && hashNewPet(existing) === bodyHash) return { pet: existing, replayed: true };
       // The reserved id went to an unrelated pet (two ids drawn alike in one millisecond):
       // point the record at a fresh id, unless a concurrent request already did.
-      await this.#repoint(record, generatePetId());
+      await this.#records.repoint(recordKey, record.petId, this.#newPetId());
     }
     throw new Error(`Idempotent create did not settle after ${MAX_ATTEMPTS} attempts`);
   }
@@ -60,45 +85,12 @@ export class IdempotencyRecords {
   /** The key's record: a new one reserved by this call, or the one already there. */
   async #reserve(recordKey: string, bodyHash: string): Promise<IdempotencyRecord> {
     const nowSeconds = Math.floor(this.#now() / 1000);
-    const record: IdempotencyRecord = { recordKey, petId: generatePetId(), bodyHash, expiresAt: nowSeconds + IDEMPOTENCY_TTL_SECONDS };
-    try {
-      await this.#client.send(
-        new PutCommand({
-          TableName: this.#tableName,
-          Item: record,
-          // An expired record that TTL has not deleted yet counts as absent.
-          ConditionExpression: 'attribute_not_exists(recordKey) OR expiresAt < :now',
-          ExpressionAttributeValues: { ':now': nowSeconds },
-        }),
-      );
-      return record;
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw classifyStoreError(error, 'reserve idempotency key');
-    }
-    try {
-      const { Item } = await this.#client.send(new GetCommand({ TableName: this.#tableName, Key: { recordKey }, ConsistentRead: true }));
-      if (Item) return Item as IdempotencyRecord;
-    } catch (error) {
-      throw classifyStoreError(error, 'read idempotency record');
-    }
-    // Deleted between our put and our read: reserve again.
+    const record: IdempotencyRecord = { recordKey, petId: this.#newPetId(), bodyHash, expiresAt: nowSeconds + IDEMPOTENCY_TTL_SECONDS };
+    if (await this.#records.reserve(record, nowSeconds)) return record;
+    const existing = await this.#records.read(recordKey);
+    if (existing) return existing;
+    // Deleted between our reserve and our read: reserve again.
     return this.#reserve(recordKey, bodyHash);
-  }
-
-  async #repoint(record: IdempotencyRecord, petId: number): Promise<void> {
-    try {
-      await this.#client.send(
-        new UpdateCommand({
-          TableName: this.#tableName,
-          Key: { recordKey: record.recordKey },
-          UpdateExpression: 'SET petId = :new',
-          ConditionExpression: 'petId = :old',
-          ExpressionAttributeValues: { ':new': petId, ':old': record.petId },
-        }),
-      );
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw classifyStoreError(error, 'update idempotency record');
-    }
   }
 }
 

@@ -1,9 +1,13 @@
-/** Idempotent creates against the test store: once, under races, half-way failures and expiry. */
+/**
+ * Idempotent creates against the test store: once, under races, half-way failures and expiry; and
+ * the records' DynamoDB adapter keeping the contract the protocol's unit tests assume.
+ */
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoDbIdempotencyRecords } from '../../lib/store/dynamodb-idempotency-records.ts';
 import { DynamoDbPetStore } from '../../lib/store/dynamodb-pet-store.ts';
 import { IdempotencyKeyReusedError } from '../../lib/store/errors.ts';
-import { hashNewPet, IDEMPOTENCY_TTL_SECONDS } from '../../lib/store/idempotency.ts';
+import { hashNewPet, IDEMPOTENCY_TTL_SECONDS, type IdempotencyRecord } from '../../lib/store/idempotency.ts';
 import { generatePetId } from '../../lib/store/ids.ts';
 import { type TestTables, testTables } from '../support/store-endpoint.ts';
 
@@ -98,5 +102,34 @@ describe('idempotent create', () => {
     const ttl = (Item?.expiresAt as number) - Date.now() / 1000;
     expect(ttl).toBeGreaterThan(IDEMPOTENCY_TTL_SECONDS - 60);
     expect(ttl).toBeLessThanOrEqual(IDEMPOTENCY_TTL_SECONDS);
+  });
+});
+
+describe('DynamoDbIdempotencyRecords (the World of test/unit/idempotency-protocol.test.ts, on DynamoDB)', () => {
+  const nowSeconds = Math.floor(Date.now() / 1000);
+  const record = (recordKey: string, petId: number, expiresAt = nowSeconds + 60): IdempotencyRecord => ({ recordKey, petId, bodyHash: 'hash', expiresAt });
+  let records: DynamoDbIdempotencyRecords;
+  beforeAll(() => {
+    records = new DynamoDbIdempotencyRecords(client, names.idempotency);
+  });
+
+  it('reserves a free key or one whose record expired before now, never one whose record still holds', async () => {
+    expect(await records.reserve(record('c-free', 1), nowSeconds)).toBe(true);
+    expect(await records.reserve(record('c-free', 2), nowSeconds)).toBe(false);
+    expect(await records.read('c-free')).toEqual(record('c-free', 1));
+    await records.reserve(record('c-expiring', 1, nowSeconds), nowSeconds);
+    expect(await records.reserve(record('c-expiring', 2), nowSeconds)).toBe(false);
+    expect(await records.reserve(record('c-expiring', 3), nowSeconds + 1)).toBe(true);
+    expect(await records.read('c-expiring')).toEqual(record('c-expiring', 3));
+    expect(await records.read('c-none')).toBeUndefined();
+  });
+
+  it('repoints a record only from the pet id it holds, and creates none', async () => {
+    await records.reserve(record('c-repoint', 1), nowSeconds);
+    await records.repoint('c-repoint', 1, 2);
+    await records.repoint('c-repoint', 1, 3);
+    expect((await records.read('c-repoint'))?.petId).toBe(2);
+    await records.repoint('c-no-record', 1, 2);
+    expect(await records.read('c-no-record')).toBeUndefined();
   });
 });
