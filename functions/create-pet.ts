@@ -2,16 +2,16 @@
  * `POST /pets` (createPet, spec §4.2): add an animal; 201 with the Pet and its assigned id. With an
  * `Idempotency-Key` header a retried request returns the pet the first one created.
  */
-import { NewPet } from '../lib/domain/pet.ts';
-import { jsonApiHandler } from '../lib/http/api-handler.ts';
-import { callerId } from '../lib/http/bearer-auth.ts';
-import { idempotencyKey } from '../lib/http/idempotency-key.ts';
-import { json } from '../lib/http/response.ts';
-import { absoluteUrl } from '../lib/http/urls.ts';
-import { validate } from '../lib/http/validate.ts';
-import { API_BASE_PATH } from '../lib/routes.ts';
-import { idempotencyRecordKey } from '../lib/store/idempotency.ts';
-import { services } from '../lib/services.ts';
+import { NewPet } from '#lib/domain/pet.ts';
+import { jsonApiHandler } from '#lib/http/api-handler.ts';
+import { callerId } from '#lib/http/bearer-auth.ts';
+import { idempotencyKey } from '#lib/http/idempotency-key.ts';
+import { json } from '#lib/http/response.ts';
+import { absoluteUrl } from '#lib/http/urls.ts';
+import { validate } from '#lib/http/validate.ts';
+import { API_BASE_PATH } from '#lib/routes.ts';
+import { idempotencyRecordKey } from '#lib/store/idempotency.ts';
+import { services } from '#lib/services.ts';
 
 export const handler = jsonApiHandler('createPet', async (event) => {
   const newPet = validate(NewPet, event.body, 'request body');

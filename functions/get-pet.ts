@@ -2,12 +2,12 @@
  * `GET /pets/{petId}` (getPet, spec §4.3): one animal by id. Deprecated, to be removed on
  * 5 December 2030: the route table marks it, and the shared chain adds the headers that say so.
  */
-import { integerText, PetIdPath } from '../lib/domain/requests.ts';
-import { apiHandler } from '../lib/http/api-handler.ts';
-import { HttpError } from '../lib/http/errors.ts';
-import { json } from '../lib/http/response.ts';
-import { validate } from '../lib/http/validate.ts';
-import { services } from '../lib/services.ts';
+import { integerText, PetIdPath } from '#lib/domain/requests.ts';
+import { apiHandler } from '#lib/http/api-handler.ts';
+import { HttpError } from '#lib/http/errors.ts';
+import { json } from '#lib/http/response.ts';
+import { validate } from '#lib/http/validate.ts';
+import { services } from '#lib/services.ts';
 
 export const handler = apiHandler('getPet', async (event) => {
   const { petId } = validate(PetIdPath, { petId: integerText(event.pathParameters?.petId ?? '') }, 'path parameter');

@@ -3,14 +3,14 @@
  * a plain array of Pets, as the spec says; a further page is announced by a `Link: rel="next"`
  * header whose URL keeps `limit` and `status` and adds the opaque `cursor`.
  */
-import { ListPetsQuery } from '../lib/domain/requests.ts';
-import { apiHandler } from '../lib/http/api-handler.ts';
-import { decodeCursor, encodeCursor } from '../lib/http/cursor.ts';
-import { queryParameters } from '../lib/http/query.ts';
-import { json } from '../lib/http/response.ts';
-import { absoluteUrl } from '../lib/http/urls.ts';
-import { validate } from '../lib/http/validate.ts';
-import { services } from '../lib/services.ts';
+import { ListPetsQuery } from '#lib/domain/requests.ts';
+import { apiHandler } from '#lib/http/api-handler.ts';
+import { decodeCursor, encodeCursor } from '#lib/http/cursor.ts';
+import { queryParameters } from '#lib/http/query.ts';
+import { json } from '#lib/http/response.ts';
+import { absoluteUrl } from '#lib/http/urls.ts';
+import { validate } from '#lib/http/validate.ts';
+import { services } from '#lib/services.ts';
 
 export const handler = apiHandler('listPets', async (event) => {
   const { limit, status, cursor } = validate(ListPetsQuery, queryParameters(event, ['limit']), 'query parameter');

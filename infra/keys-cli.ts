@@ -13,9 +13,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { type ApiKeyRecord, checkLabel, escapeControlCharacters, generateApiKey, newApiKeyRecord, parseDuration } from '../lib/auth/api-keys.ts';
-import { createDocumentClient } from '../lib/store/dynamodb-client.ts';
-import { DynamoDbApiKeyStore } from '../lib/store/dynamodb-api-key-store.ts';
+import { type ApiKeyRecord, checkLabel, escapeControlCharacters, generateApiKey, newApiKeyRecord, parseDuration } from '#lib/auth/api-keys.ts';
+import { createDocumentClient } from '#lib/store/dynamodb-client.ts';
+import { DynamoDbApiKeyStore } from '#lib/store/dynamodb-api-key-store.ts';
 import { isStageName, OUTPUT_IDS, STAGE_NAMES, stackName } from './stages.ts';
 import { DEFAULT_DATA_DIR, IN_MEMORY, SERVER_INFO_FILE, openLocalStore } from './local/local-stack.ts';
 

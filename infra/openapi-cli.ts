@@ -6,7 +6,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { buildOpenApiDocument, serializeOpenApiDocument } from '../lib/openapi/document.ts';
+import { buildOpenApiDocument, serializeOpenApiDocument } from '#lib/openapi/document.ts';
 
 export const OPENAPI_FILE = fileURLToPath(new URL('../openapi.json', import.meta.url));
 

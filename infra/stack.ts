@@ -7,9 +7,9 @@ import { LambdaApplication, LambdaDeploymentConfig, LambdaDeploymentGroup } from
 import { Alias, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { ENV } from '../lib/config.ts';
-import { type Route, routes } from '../lib/routes.ts';
-import { BY_STATUS_INDEX, apiKeysTable, idempotencyTable, petsTable } from '../lib/store/tables.ts';
+import { ENV } from '#lib/config.ts';
+import { type Route, routes } from '#lib/routes.ts';
+import { BY_STATUS_INDEX, apiKeysTable, idempotencyTable, petsTable } from '#lib/store/tables.ts';
 import { ApiFunction, type TableAccess } from './constructs/api-function.ts';
 import { DataTables } from './constructs/data-tables.ts';
 import { Monitoring } from './constructs/monitoring.ts';

@@ -4,7 +4,7 @@
  * stage's tables through `aws cloudformation describe-stacks`.
  */
 import * as z from 'zod';
-import { LOG_LEVELS, type LogLevel } from '../lib/http/log.ts';
+import { LOG_LEVELS, type LogLevel } from '#lib/http/log.ts';
 
 export const STAGE_NAMES = ['staging', 'production'] as const;
 export type StageName = (typeof STAGE_NAMES)[number];

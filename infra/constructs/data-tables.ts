@@ -6,7 +6,7 @@
 import { RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { type Attribute, AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { allTables, type KeyAttribute, type TableDefinition } from '../../lib/store/tables.ts';
+import { allTables, type KeyAttribute, type TableDefinition } from '#lib/store/tables.ts';
 
 /** A deployed table together with the definition it was built from. */
 export interface ServiceTable {

@@ -4,9 +4,9 @@
  * (throttling, unknown paths, integration failures, …) and the bodies of the mock methods that answer
  * unknown paths (404) and wrong methods (405) exactly as local mode does (lib/http/gateway-errors.ts).
  */
-import { ERROR_CODES, type ErrorCode, INTERNAL_ERROR_MESSAGE } from '../../lib/http/errors.ts';
-import { GATEWAY_TOO_LARGE_MESSAGE, NOT_FOUND_MESSAGE, methodNotAllowedMessage } from '../../lib/http/gateway-errors.ts';
-import { allowedMethods } from '../../lib/routes.ts';
+import { ERROR_CODES, type ErrorCode, INTERNAL_ERROR_MESSAGE } from '#lib/http/errors.ts';
+import { GATEWAY_TOO_LARGE_MESSAGE, NOT_FOUND_MESSAGE, methodNotAllowedMessage } from '#lib/http/gateway-errors.ts';
+import { allowedMethods } from '#lib/routes.ts';
 
 export function statusOf(code: ErrorCode): number {
   return ERROR_CODES[code];

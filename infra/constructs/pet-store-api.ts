@@ -29,9 +29,9 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
-import { REQUEST_ID_HEADER } from '../../lib/http/access-log.ts';
-import { OPENAPI_DOCUMENT_PATH, openApiMappingTemplate } from '../../lib/openapi/serve.ts';
-import { API_BASE_PATH, resources, type Route, routes } from '../../lib/routes.ts';
+import { REQUEST_ID_HEADER } from '#lib/http/access-log.ts';
+import { OPENAPI_DOCUMENT_PATH, openApiMappingTemplate } from '#lib/openapi/serve.ts';
+import { API_BASE_PATH, resources, type Route, routes } from '#lib/routes.ts';
 import type { StageSettings } from '../stages.ts';
 import {
   COMMON_ERROR_HEADERS,

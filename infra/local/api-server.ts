@@ -9,11 +9,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse, S
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { REQUEST_ID_HEADER } from '../../lib/http/access-log.ts';
-import { HttpError } from '../../lib/http/errors.ts';
-import { MAX_BODY_BYTES } from '../../lib/http/json-body.ts';
-import { errorResult } from '../../lib/http/response.ts';
-import { API_BASE_PATH } from '../../lib/routes.ts';
+import { REQUEST_ID_HEADER } from '#lib/http/access-log.ts';
+import { HttpError } from '#lib/http/errors.ts';
+import { MAX_BODY_BYTES } from '#lib/http/json-body.ts';
+import { errorResult } from '#lib/http/response.ts';
+import { API_BASE_PATH } from '#lib/routes.ts';
 import { COMMON_ERROR_HEADERS } from '../constructs/gateway-errors.ts';
 import type { LocalRestApi, RequestHead } from './gateway/rest-api.ts';
 

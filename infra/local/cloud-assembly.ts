@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { allTables } from '../../lib/store/tables.ts';
+import { allTables } from '#lib/store/tables.ts';
 import { type StageName, stackName, tableNameOutputId } from '../stages.ts';
 import type { CfnTemplate, RestApiDefinition } from './gateway/template.ts';
 

@@ -4,7 +4,7 @@
  * time limit. The local API, the benchmark and the tests all use these.
  */
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { header } from '../../lib/http/response.ts';
+import { header } from '#lib/http/response.ts';
 import { MEMORY_MB, TIMEOUT_SECONDS } from '../function-limits.ts';
 
 export const LOCAL_STAGE = 'local';

@@ -7,11 +7,11 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { generateApiKey, hashApiKey, isWellFormedApiKey, newApiKeyRecord } from '../../lib/auth/api-keys.ts';
-import { ENV } from '../../lib/config.ts';
-import { createDocumentClient } from '../../lib/store/dynamodb-client.ts';
-import { DynamoDbApiKeyStore } from '../../lib/store/dynamodb-api-key-store.ts';
-import { apiKeysTable, idempotencyTable, petsTable } from '../../lib/store/tables.ts';
+import { generateApiKey, hashApiKey, isWellFormedApiKey, newApiKeyRecord } from '#lib/auth/api-keys.ts';
+import { ENV } from '#lib/config.ts';
+import { createDocumentClient } from '#lib/store/dynamodb-client.ts';
+import { DynamoDbApiKeyStore } from '#lib/store/dynamodb-api-key-store.ts';
+import { apiKeysTable, idempotencyTable, petsTable } from '#lib/store/tables.ts';
 import type { StageName } from '../stages.ts';
 import type { CfnTemplate } from './gateway/template.ts';
 import { startLocalApi } from './api-server.ts';

@@ -2,7 +2,7 @@
  * A stage's REST API ready to serve, in one of local mode's two modes: the same template-driven
  * gateway either way; only the code that answers an AWS_PROXY integration differs.
  */
-import { ENV } from '../../lib/config.ts';
+import { ENV } from '#lib/config.ts';
 import type { StageName } from '../stages.ts';
 import { localTableRefs, readAssemblyStage, synthesizeStageTemplate } from './cloud-assembly.ts';
 import { LocalRestApi } from './gateway/rest-api.ts';

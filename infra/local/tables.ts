@@ -11,7 +11,7 @@ import {
   ResourceNotFoundException,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
-import { allTables, type KeyAttribute, type TableDefinition } from '../../lib/store/tables.ts';
+import { allTables, type KeyAttribute, type TableDefinition } from '#lib/store/tables.ts';
 
 export type TableNames = Record<string, string>;
 

@@ -3,9 +3,9 @@
  * the refusal says nothing about why a key is not usable, and what is accepted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKey, newApiKeyRecord } from '../../lib/auth/api-keys.ts';
-import { createDocumentClient } from '../../lib/store/dynamodb-client.ts';
-import { DynamoDbApiKeyStore } from '../../lib/store/dynamodb-api-key-store.ts';
+import { generateApiKey, newApiKeyRecord } from '#lib/auth/api-keys.ts';
+import { createDocumentClient } from '#lib/store/dynamodb-client.ts';
+import { DynamoDbApiKeyStore } from '#lib/store/dynamodb-api-key-store.ts';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
 import { createPet, expectError, expectJson, expectPet, type Pet, rawError, rawRequest, walkPages } from './helpers.ts';
 

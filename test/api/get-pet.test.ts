@@ -1,6 +1,6 @@
 /** `GET /v1/pets/{petId}` (getPet, spec §4.3, deprecated) end to end. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKey } from '../../lib/auth/api-keys.ts';
+import { generateApiKey } from '#lib/auth/api-keys.ts';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
 import { createPet, expectError, expectJson, expectPet, type Pet } from './helpers.ts';
 

@@ -7,8 +7,8 @@ import { request as httpRequest } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import type { TestApi } from '../support/local-api.ts';
-import { PET_STATUSES, type Pet, type PetStatus as Status } from '../../lib/domain/pet.ts';
-import type { ErrorBody } from '../../lib/http/errors.ts';
+import { PET_STATUSES, type Pet, type PetStatus as Status } from '#lib/domain/pet.ts';
+import type { ErrorBody } from '#lib/http/errors.ts';
 
 export { PET_STATUSES, type Pet, type Status };
 

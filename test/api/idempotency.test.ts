@@ -69,9 +69,9 @@ describe('Idempotency-Key', () => {
   });
 
   it('scopes keys to the API key that used them', async () => {
-    const { generateApiKey, newApiKeyRecord } = await import('../../lib/auth/api-keys.ts');
-    const { DynamoDbApiKeyStore } = await import('../../lib/store/dynamodb-api-key-store.ts');
-    const { createDocumentClient } = await import('../../lib/store/dynamodb-client.ts');
+    const { generateApiKey, newApiKeyRecord } = await import('#lib/auth/api-keys.ts');
+    const { DynamoDbApiKeyStore } = await import('#lib/store/dynamodb-api-key-store.ts');
+    const { createDocumentClient } = await import('#lib/store/dynamodb-client.ts');
     const client = createDocumentClient({ endpoint: api.stack.dynamodbEndpoint });
     const other = generateApiKey();
     await new DynamoDbApiKeyStore(client, api.stack.tableNames.apiKeys).add(newApiKeyRecord(other, 'other client'));

@@ -4,9 +4,9 @@
  * The handlers run in this process, so `setLogSink` sees every line they write.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKey } from '../../lib/auth/api-keys.ts';
-import { ENV } from '../../lib/config.ts';
-import { setLogSink } from '../../lib/http/log.ts';
+import { generateApiKey } from '#lib/auth/api-keys.ts';
+import { ENV } from '#lib/config.ts';
+import { setLogSink } from '#lib/http/log.ts';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
 import { closedPort, createPet, expectRequestId, origin, postJson, withEnv } from './helpers.ts';
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKey } from '../../lib/auth/api-keys.ts';
+import { generateApiKey } from '#lib/auth/api-keys.ts';
 import { expectError, expectJson, expectPet, type Pet, sortedIds } from './helpers.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));

@@ -5,7 +5,7 @@
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKey } from '../../lib/auth/api-keys.ts';
+import { generateApiKey } from '#lib/auth/api-keys.ts';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
 import {
   createPet,

@@ -4,7 +4,7 @@
  * environment the handlers read in this process, so this suite runs in source mode only.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENV } from '../../lib/config.ts';
+import { ENV } from '#lib/config.ts';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
 import { closedPort, createPet, expectError, expectJson, type Pet, postJson, withEnv } from './helpers.ts';
 

@@ -6,7 +6,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { BUNDLE_FILE, esbuildBuildOptions } from '../../infra/bundling.ts';
-import { routes } from '../../lib/routes.ts';
+import { routes } from '#lib/routes.ts';
 
 export const FLOOR = 'floor';
 export type BundleName = (typeof routes)[number]['functionName'] | typeof FLOOR;

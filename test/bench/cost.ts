@@ -10,7 +10,7 @@ import { CfnElement } from 'aws-cdk-lib';
 import { buildApp } from '../../infra/app.ts';
 import { ACCESS_LOG_FIELDS } from '../../infra/constructs/pet-store-api.ts';
 import { STAGE_NAMES, type StageName } from '../../infra/stages.ts';
-import type { Route } from '../../lib/routes.ts';
+import type { Route } from '#lib/routes.ts';
 import { fixed, markdownTable } from './stats.ts';
 import type { ScenarioId } from './scenarios.ts';
 

@@ -4,7 +4,7 @@
  */
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { lambdaContext as localLambdaContext, toProxyEvent } from '../../infra/local/lambda-event.ts';
-import type { Route } from '../../lib/routes.ts';
+import type { Route } from '#lib/routes.ts';
 
 export type ScenarioId = 'list' | 'list-status' | 'create' | 'get';
 

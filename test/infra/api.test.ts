@@ -6,11 +6,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { ResponseType } from 'aws-cdk-lib/aws-apigateway';
-import { ERROR_CODES } from '../../lib/http/errors.ts';
-import { buildOpenApiDocument } from '../../lib/openapi/document.ts';
-import { openApiMappingTemplate } from '../../lib/openapi/serve.ts';
-import { methodNotAllowedError, notFoundError } from '../../lib/http/gateway-errors.ts';
-import { allowedMethods, resources, routes } from '../../lib/routes.ts';
+import { ERROR_CODES } from '#lib/http/errors.ts';
+import { buildOpenApiDocument } from '#lib/openapi/document.ts';
+import { openApiMappingTemplate } from '#lib/openapi/serve.ts';
+import { methodNotAllowedError, notFoundError } from '#lib/http/gateway-errors.ts';
+import { allowedMethods, resources, routes } from '#lib/routes.ts';
 import { GATEWAY_RESPONSES } from '../../infra/constructs/gateway-errors.ts';
 import { STAGE_NAMES, type StageName } from '../../infra/stages.ts';
 import { cdkJsonContext, resourcesOf, synth, logicalId } from './synth.ts';

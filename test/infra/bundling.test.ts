@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from 'esbuild';
-import { routes } from '../../lib/routes.ts';
+import { routes } from '#lib/routes.ts';
 import { BUNDLE_FILE, ESM_REQUIRE_SHIM, esbuildBuildOptions } from '../../infra/bundling.ts';
 import { PROJECT_ROOT } from '../../infra/constructs/api-function.ts';
 import { type Synthesised, synth, logicalId } from './synth.ts';

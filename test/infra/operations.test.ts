@@ -8,8 +8,8 @@ import { Validations } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
-import { allTables } from '../../lib/store/tables.ts';
-import { routes } from '../../lib/routes.ts';
+import { allTables } from '#lib/store/tables.ts';
+import { routes } from '#lib/routes.ts';
 import { OUTPUT_IDS, STAGE_NAMES, type StageName, tableNameOutputId } from '../../infra/stages.ts';
 import { cdkJsonContext, resourcesOf, synth, logicalId } from './synth.ts';
 

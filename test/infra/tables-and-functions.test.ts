@@ -4,9 +4,9 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
-import { ENV } from '../../lib/config.ts';
-import { routes } from '../../lib/routes.ts';
-import { allTables } from '../../lib/store/tables.ts';
+import { ENV } from '#lib/config.ts';
+import { routes } from '#lib/routes.ts';
+import { allTables } from '#lib/store/tables.ts';
 import { MEMORY_MB } from '../../infra/function-limits.ts';
 import { STAGE_NAMES, type StageName } from '../../infra/stages.ts';
 import { cdkJsonContext, resourcesOf, synth, logicalId } from './synth.ts';

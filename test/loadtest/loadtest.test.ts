@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKey } from '../../lib/auth/api-keys.ts';
+import { generateApiKey } from '#lib/auth/api-keys.ts';
 import { type LocalStack, startLocalStack } from '../../infra/local/local-stack.ts';
 
 const SCRIPT = fileURLToPath(new URL('../../infra/loadtest.ts', import.meta.url));

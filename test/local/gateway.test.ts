@@ -10,7 +10,7 @@ import { matchPath, methodFor } from '../../infra/local/gateway/router.ts';
 import { readRestApi, type RestApiDefinition } from '../../infra/local/gateway/template.ts';
 import { MethodThrottle } from '../../infra/local/gateway/throttle.ts';
 import { renderTemplate } from '../../infra/local/gateway/velocity.ts';
-import { openApiMappingTemplate } from '../../lib/openapi/serve.ts';
+import { openApiMappingTemplate } from '#lib/openapi/serve.ts';
 
 let definition: RestApiDefinition;
 beforeAll(async () => {

@@ -10,9 +10,9 @@ import { main, UsageError } from '../../infra/keys-cli.ts';
 import { type ChildServer, startChildServer } from '../support/child-server.ts';
 import { testStore, type TestStore } from '../support/store-endpoint.ts';
 import { openLocalStore } from '../../infra/local/local-stack.ts';
-import { generateApiKey, newApiKeyRecord } from '../../lib/auth/api-keys.ts';
-import { DynamoDbApiKeyStore } from '../../lib/store/dynamodb-api-key-store.ts';
-import { createDocumentClient } from '../../lib/store/dynamodb-client.ts';
+import { generateApiKey, newApiKeyRecord } from '#lib/auth/api-keys.ts';
+import { DynamoDbApiKeyStore } from '#lib/store/dynamodb-api-key-store.ts';
+import { createDocumentClient } from '#lib/store/dynamodb-client.ts';
 
 let dataDir: string;
 const servers: ChildServer[] = [];

@@ -6,8 +6,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKey } from '../../lib/auth/api-keys.ts';
-import type { Pet } from '../../lib/domain/pet.ts';
+import { generateApiKey } from '#lib/auth/api-keys.ts';
+import type { Pet } from '#lib/domain/pet.ts';
 import { type ChildServer, startChildServer } from '../support/child-server.ts';
 
 let dataDir: string;

@@ -8,7 +8,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKey } from '../../lib/auth/api-keys.ts';
+import { generateApiKey } from '#lib/auth/api-keys.ts';
 import { type ChildServer, startChildServer } from '../support/child-server.ts';
 
 const apiKey = generateApiKey();

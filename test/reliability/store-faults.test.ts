@@ -6,8 +6,8 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { startLocalApi } from '../../infra/local/api-server.ts';
 import { sourceStageApi } from '../../infra/local/stage-api.ts';
-import { ENV } from '../../lib/config.ts';
-import { createDocumentClient } from '../../lib/store/dynamodb-client.ts';
+import { ENV } from '#lib/config.ts';
+import { createDocumentClient } from '#lib/store/dynamodb-client.ts';
 import { lambdaContext, proxyEvent } from '../bench/scenarios.ts';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
@@ -280,8 +280,8 @@ async function countPets(name?: string): Promise<number> {
 }
 
 async function createFreshKey(): Promise<string> {
-  const { generateApiKey, newApiKeyRecord } = await import('../../lib/auth/api-keys.ts');
-  const { DynamoDbApiKeyStore } = await import('../../lib/store/dynamodb-api-key-store.ts');
+  const { generateApiKey, newApiKeyRecord } = await import('#lib/auth/api-keys.ts');
+  const { DynamoDbApiKeyStore } = await import('#lib/store/dynamodb-api-key-store.ts');
   const client = createDocumentClient({ endpoint: api.stack.dynamodbEndpoint });
   const key = generateApiKey();
   await new DynamoDbApiKeyStore(client, api.stack.tableNames.apiKeys).add(newApiKeyRecord(key, 'fault test'));

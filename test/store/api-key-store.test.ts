@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKey, hashApiKey, newApiKeyRecord } from '../../lib/auth/api-keys.ts';
-import { KeyVerifier } from '../../lib/auth/key-verifier.ts';
-import { DynamoDbApiKeyStore } from '../../lib/store/dynamodb-api-key-store.ts';
+import { generateApiKey, hashApiKey, newApiKeyRecord } from '#lib/auth/api-keys.ts';
+import { KeyVerifier } from '#lib/auth/key-verifier.ts';
+import { DynamoDbApiKeyStore } from '#lib/store/dynamodb-api-key-store.ts';
 import { type TestTables, testTables } from '../support/store-endpoint.ts';
 
 let tables: TestTables;

@@ -1,9 +1,9 @@
 /** DynamoDbPetStore over the real AWS SDK against the test store (dynalite, or DynamoDB Local). */
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Pet, PetStatus } from '../../lib/domain/pet.ts';
-import { DynamoDbPetStore, WRITE_TOKEN } from '../../lib/store/dynamodb-pet-store.ts';
-import type { PetStore } from '../../lib/store/pet-store.ts';
+import type { Pet, PetStatus } from '#lib/domain/pet.ts';
+import { DynamoDbPetStore, WRITE_TOKEN } from '#lib/store/dynamodb-pet-store.ts';
+import type { PetStore } from '#lib/store/pet-store.ts';
 import { type TestTables, testTables } from '../support/store-endpoint.ts';
 
 let tables: TestTables;

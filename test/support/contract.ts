@@ -12,7 +12,7 @@ import { AssertionError } from 'node:assert';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 // ajv-formats is CommonJS: its default import is module.exports, whose `default` is the plugin.
 import ajvFormatsModule from 'ajv-formats';
-import { API_BASE_PATH, type HttpMethod } from '../../lib/routes.ts';
+import { API_BASE_PATH, type HttpMethod } from '#lib/routes.ts';
 import {
   buildOpenApiDocument,
   GATEWAY_RESPONSES_EXTENSION,
@@ -22,7 +22,7 @@ import {
   type OperationObject,
   type Reference,
   type ResponseObject,
-} from '../../lib/openapi/document.ts';
+} from '#lib/openapi/document.ts';
 
 const addFormats = ajvFormatsModule.default;
 const DOCUMENT_ID = 'urn:petstore:openapi';

@@ -1,4 +1,4 @@
-import { HttpError } from '../../lib/http/errors.ts';
+import { HttpError } from '#lib/http/errors.ts';
 
 /** Runs `run` and returns the HttpError it throws; any other outcome fails the test. */
 export function thrownHttpError(run: () => unknown): HttpError {

@@ -18,10 +18,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEmbeddedDynamoDb } from '../../infra/local/embedded-dynamodb.ts';
 import { ensureTables, localTableNames } from '../../infra/local/tables.ts';
-import { PET_STATUSES, type PetStatus } from '../../lib/domain/pet.ts';
-import { createDocumentClient } from '../../lib/store/dynamodb-client.ts';
-import { DynamoDbPetStore } from '../../lib/store/dynamodb-pet-store.ts';
-import type { ListPetsRequest } from '../../lib/store/pet-store.ts';
+import { PET_STATUSES, type PetStatus } from '#lib/domain/pet.ts';
+import { createDocumentClient } from '#lib/store/dynamodb-client.ts';
+import { DynamoDbPetStore } from '#lib/store/dynamodb-pet-store.ts';
+import type { ListPetsRequest } from '#lib/store/pet-store.ts';
 
 export interface ListMemorySample {
   /** List requests answered when the sample was taken. */

@@ -4,7 +4,7 @@
  * the staging template (stage-setup.ts) with the handler sources, or under `npm run test:bundles`
  * with the bundles of a cloud assembly.
  */
-import { generateApiKey } from '../../lib/auth/api-keys.ts';
+import { generateApiKey } from '#lib/auth/api-keys.ts';
 import type { CfnTemplate } from '../../infra/local/gateway/template.ts';
 import { type LocalStack, startLocalStack } from '../../infra/local/local-stack.ts';
 import { inject } from 'vitest';

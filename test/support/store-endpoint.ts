@@ -8,7 +8,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { startEmbeddedDynamoDb } from '../../infra/local/embedded-dynamodb.ts';
 import { type LocalTableNames, openLocalStore } from '../../infra/local/local-stack.ts';
-import { createDocumentClient } from '../../lib/store/dynamodb-client.ts';
+import { createDocumentClient } from '#lib/store/dynamodb-client.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -1,7 +1,7 @@
 /** Location and Link URLs come from what the gateway asserts, never from headers a client controls. */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { absoluteUrl } from '../../lib/http/urls.ts';
+import { absoluteUrl } from '#lib/http/urls.ts';
 
 const event = (options: { domainName?: string; contextPath?: string; path?: string; headers?: Record<string, string> }) =>
   ({

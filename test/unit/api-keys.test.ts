@@ -10,9 +10,9 @@ import {
   keyIdFromHash,
   newApiKeyRecord,
   parseDuration,
-} from '../../lib/auth/api-keys.ts';
-import { KeyVerifier, MAX_CACHE_ENTRIES } from '../../lib/auth/key-verifier.ts';
-import { readConfig } from '../../lib/config.ts';
+} from '#lib/auth/api-keys.ts';
+import { KeyVerifier, MAX_CACHE_ENTRIES } from '#lib/auth/key-verifier.ts';
+import { readConfig } from '#lib/config.ts';
 
 describe('API keys', () => {
   it('are prefixed, 192-bit random and well-formed', () => {

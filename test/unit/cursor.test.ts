@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeCursor, encodeCursor } from '../../lib/http/cursor.ts';
+import { decodeCursor, encodeCursor } from '#lib/http/cursor.ts';
 import { thrownHttpError } from '../support/http-error.ts';
 
 describe('cursor codec', () => {

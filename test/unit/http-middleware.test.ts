@@ -1,13 +1,13 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { bearerToken } from '../../lib/http/bearer-auth.ts';
-import { errorResponder, toHttpError } from '../../lib/http/error-responder.ts';
-import { HttpError, INTERNAL_ERROR_MESSAGE } from '../../lib/http/errors.ts';
-import { MAX_BODY_BYTES, parseJsonBody } from '../../lib/http/json-body.ts';
-import type { ApiResult } from '../../lib/http/response.ts';
-import { setLogSink } from '../../lib/http/log.ts';
-import { DependencyUnavailableError } from '../../lib/store/errors.ts';
+import { bearerToken } from '#lib/http/bearer-auth.ts';
+import { errorResponder, toHttpError } from '#lib/http/error-responder.ts';
+import { HttpError, INTERNAL_ERROR_MESSAGE } from '#lib/http/errors.ts';
+import { MAX_BODY_BYTES, parseJsonBody } from '#lib/http/json-body.ts';
+import type { ApiResult } from '#lib/http/response.ts';
+import { setLogSink } from '#lib/http/log.ts';
+import { DependencyUnavailableError } from '#lib/store/errors.ts';
 import { thrownHttpError } from '../support/http-error.ts';
 
 describe('errorResponder', () => {

@@ -5,8 +5,8 @@
  * the last suite runs every interleaving. test/store/idempotency.test.ts pins the DynamoDB side.
  */
 import { describe, expect, it } from 'vitest';
-import type { NewPet, Pet } from '../../lib/domain/pet.ts';
-import { DependencyUnavailableError, IdempotencyKeyReusedError } from '../../lib/store/errors.ts';
+import type { NewPet, Pet } from '#lib/domain/pet.ts';
+import { DependencyUnavailableError, IdempotencyKeyReusedError } from '#lib/store/errors.ts';
 import {
   hashNewPet,
   IDEMPOTENCY_TTL_SECONDS,
@@ -14,8 +14,8 @@ import {
   type IdempotencyRecord,
   type IdempotencyRecordStore,
   type PetWrites,
-} from '../../lib/store/idempotency.ts';
-import type { CreatedPet } from '../../lib/store/pet-store.ts';
+} from '#lib/store/idempotency.ts';
+import type { CreatedPet } from '#lib/store/pet-store.ts';
 
 const KEY = 'caller-and-key';
 const NOW_MS = Date.UTC(2026, 5, 1, 12);

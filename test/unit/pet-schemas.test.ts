@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_NAME_LENGTH, NewPet } from '../../lib/domain/pet.ts';
-import { integerText, ListPetsQuery, PetIdPath } from '../../lib/domain/requests.ts';
-import { validate } from '../../lib/http/validate.ts';
+import { MAX_NAME_LENGTH, NewPet } from '#lib/domain/pet.ts';
+import { integerText, ListPetsQuery, PetIdPath } from '#lib/domain/requests.ts';
+import { validate } from '#lib/http/validate.ts';
 import { thrownHttpError } from '../support/http-error.ts';
 
 describe('NewPet', () => {

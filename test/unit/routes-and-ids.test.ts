@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { allowedMethods, routes } from '../../lib/routes.ts';
-import { generatePetId, ID_EPOCH_MS } from '../../lib/store/ids.ts';
+import { allowedMethods, routes } from '#lib/routes.ts';
+import { generatePetId, ID_EPOCH_MS } from '#lib/store/ids.ts';
 
 describe('route table', () => {
   it('names the three operations of the spec', () => {

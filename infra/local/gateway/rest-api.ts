@@ -9,7 +9,7 @@
  */
 import { deflateSync, gzipSync } from 'node:zlib';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { GATEWAY_MAX_BODY_BYTES } from '../../../lib/http/gateway-errors.ts';
+import { GATEWAY_MAX_BODY_BYTES } from '#lib/http/gateway-errors.ts';
 import { toProxyEvent, type GatewayRequest } from '../lambda-event.ts';
 import { matchPath, methodFor } from './router.ts';
 import type { ApiMethod, ApiResource, GatewayResponseDefinition, IntegrationResponse, LambdaFunctionDefinition, MockIntegration, RestApiDefinition } from './template.ts';

@@ -8,7 +8,7 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { type LocalApi, startLocalApi } from '../../../infra/local/api-server.ts';
 import { sourceStageApi } from '../../../infra/local/stage-api.ts';
-import { createDocumentClient } from '../../../lib/store/dynamodb-client.ts';
+import { createDocumentClient } from '#lib/store/dynamodb-client.ts';
 import { bareCalls } from './bare-calls.ts';
 import { serve } from './rpc.ts';
 

@@ -4,8 +4,8 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { generatePetId } from '../../../lib/store/ids.ts';
-import { BY_STATUS_INDEX } from '../../../lib/store/tables.ts';
+import { generatePetId } from '#lib/store/ids.ts';
+import { BY_STATUS_INDEX } from '#lib/store/tables.ts';
 
 const PAGE = 20;
 

@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createDocumentClient } from '../../../lib/store/dynamodb-client.ts';
+import { createDocumentClient } from '#lib/store/dynamodb-client.ts';
 import { bareCalls } from './bare-calls.ts';
 import { serve } from './rpc.ts';
 
