@@ -25,8 +25,14 @@ const positiveSafeInteger = (what: string) =>
     z.meta(INT64),
   );
 
+/**
+ * Not empty after trimming, said so the OpenAPI document can state it: JavaScript's `\s` is exactly
+ * the set `trim()` removes, so "has a non-`\s` character" is "non-empty after trimming"
+ * (`minLength: 1` is implied, and stated for generators that do not run patterns).
+ */
 export const PetName = z.string({ error: 'must be a string' }).check(
-  z.refine((name) => name.trim().length > 0, { error: 'must not be empty or only white space' }),
+  z.regex(/\S/, { error: 'must not be empty or only white space' }),
+  z.meta({ minLength: 1 }),
   z.maxLength(MAX_NAME_LENGTH, { error: `must be at most ${MAX_NAME_LENGTH} characters long` }),
 );
 
@@ -49,4 +55,5 @@ export const Pet = z.strictObject({
 });
 export type Pet = z.infer<typeof Pet>;
 
-export const Pets = z.array(Pet);
+/** A page of pets: never more than the largest `limit`. */
+export const Pets = z.array(Pet).check(z.maxLength(LIST_LIMIT.max));

@@ -12,12 +12,17 @@ export const ListLimit = z._default(
   z.int({ error: limitMessage }).check(
     z.minimum(LIST_LIMIT.min, { error: limitMessage }),
     z.maximum(LIST_LIMIT.max, { error: limitMessage }),
+    z.meta({ format: 'int32' }),
   ),
   LIST_LIMIT.default,
 );
 
+/** Far above the longest cursor the service issues (72 characters), far below anything costly. */
+export const MAX_CURSOR_LENGTH = 128;
+
 export const Cursor = z.string({ error: 'must be the cursor from a Link header' }).check(
   z.minLength(1, { error: 'must not be empty: pass the cursor from a Link header, or leave it out' }),
+  z.maxLength(MAX_CURSOR_LENGTH, { error: `must be at most ${MAX_CURSOR_LENGTH} characters: pass the cursor from a Link header` }),
 );
 
 export const ListPetsQuery = z.strictObject({

@@ -147,6 +147,11 @@ describe('refused cursors', () => {
     await expectError(await api.request('/pets?cursor='), 400, 'validation_failed', ['cursor']);
   });
 
+  it('a cursor longer than the documented 128 characters → 400 validation_failed naming cursor and the bound', async () => {
+    const cursor = await firstCursor('limit=2');
+    await expectError(await listWith({ cursor: `${cursor}${'A'.repeat(129 - cursor.length)}` }), 400, 'validation_failed', ['cursor', '128']);
+  });
+
   it('a cursor given twice → 400', async () => {
     const cursor = await firstCursor('limit=2');
     const res = await api.request(`/pets?limit=2&cursor=${encodeURIComponent(cursor)}&cursor=${encodeURIComponent(cursor)}`);

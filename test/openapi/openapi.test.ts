@@ -200,8 +200,13 @@ describe('the document', () => {
       { name: 'Rex', categoryId: 1, id: 7 },
       { name: 7, categoryId: 1 },
       { categoryId: 1 },
-      // Not representable in JSON Schema (a zod refine): a name of only white space. zod refuses
-      // it; the document's schema does not say so, its description in the README does.
+      // The white-space rule, stated as `pattern: "\\S"`: every white space JavaScript's trim() removes.
+      { name: '', categoryId: 1 },
+      { name: ' ', categoryId: 1 },
+      { name: '\t\n\r\v\f', categoryId: 1 },
+      { name: '\u00a0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000\ufeff', categoryId: 1 },
+      { name: '\u200b', categoryId: 1 },
+      { name: ' x ', categoryId: 1 },
     ];
     for (const sample of samples) expect(validate(sample), JSON.stringify(sample)).toBe(NewPet.safeParse(sample).success);
   });

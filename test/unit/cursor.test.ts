@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { PET_STATUSES } from '#lib/domain/pet.ts';
+import { MAX_CURSOR_LENGTH } from '#lib/domain/requests.ts';
 import { decodeCursor, encodeCursor } from '#lib/http/cursor.ts';
 import { thrownHttpError } from '../support/http-error.ts';
 
@@ -6,6 +8,12 @@ describe('cursor codec', () => {
   it('round-trips the position for the filter it was issued for', () => {
     expect(decodeCursor(encodeCursor(undefined, 42), undefined)).toBe(42);
     expect(decodeCursor(encodeCursor('sold', Number.MAX_SAFE_INTEGER), 'sold')).toBe(Number.MAX_SAFE_INTEGER);
+  });
+
+  it('stays within the documented bound (MAX_CURSOR_LENGTH), however long its status and id', () => {
+    const longest = Math.max(...[undefined, ...PET_STATUSES].map((status) => encodeCursor(status, Number.MAX_SAFE_INTEGER).length));
+    expect(longest).toBeLessThanOrEqual(72);
+    expect(longest).toBeLessThan(MAX_CURSOR_LENGTH);
   });
 
   it('is URL-safe text', () => {
