@@ -1,7 +1,7 @@
 /** The response validator the end-to-end suites run every answer through (test/support/contract.ts). */
 import { AssertionError } from 'node:assert';
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../../lib/openapi/document.ts';
+import { buildOpenApiDocument } from '#lib/openapi/document.ts';
 import { createContractValidator, matchTemplate } from '../support/contract.ts';
 
 const validator = createContractValidator(buildOpenApiDocument());

@@ -10,19 +10,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalApi, type LocalApi } from '../../infra/local/api-server.ts';
 import { type ProxyHandler, sourceStageApi } from '../../infra/local/stage-api.ts';
 import { STAGE_NAMES } from '../../infra/stages.ts';
-import { NewPet } from '../../lib/domain/pet.ts';
-import { ERROR_CODES } from '../../lib/http/errors.ts';
-import { idempotencyKey } from '../../lib/http/idempotency-key.ts';
+import { NewPet } from '#lib/domain/pet.ts';
+import { ERROR_CODES } from '#lib/http/errors.ts';
+import { idempotencyKey } from '#lib/http/idempotency-key.ts';
 import {
   buildOpenApiDocument,
+  type HeaderObject,
   type OperationObject,
   type ParameterObject,
   type Reference,
   type ResponseObject,
   serializeOpenApiDocument,
-} from '../../lib/openapi/document.ts';
-import { MAPPING_TEMPLATE_MAX_BYTES, openApiMappingTemplate } from '../../lib/openapi/serve.ts';
-import { routes } from '../../lib/routes.ts';
+} from '#lib/openapi/document.ts';
+import { MAPPING_TEMPLATE_MAX_BYTES, openApiMappingTemplate, servedOpenApiDocument } from '#lib/openapi/serve.ts';
+import { routes } from '#lib/routes.ts';
 import { documentSchemas } from '../support/contract.ts';
 
 const OPENAPI_FILE = new URL('../../openapi.json', import.meta.url);
@@ -36,13 +37,14 @@ const operation = (operationId: string): OperationObject => {
 };
 const response = (op: OperationObject, status: number): ResponseObject => {
   let node = op.responses[String(status)] as ResponseObject | Reference | undefined;
-  if (node && '$ref' in node) node = document.components.responses[node.$ref.split('/').at(-1) as string];
+  if (node && '$ref' in node) node = document.components.responses[node.$ref.split('/').at(-1) as string] as ResponseObject | undefined;
   if (!node) throw new Error(`${op.operationId} documents no ${status}`);
   return node;
 };
 const headerNames = (res: ResponseObject) => Object.keys(res.headers ?? {});
 const parameter = (op: OperationObject, name: string): ParameterObject => {
-  const found = op.parameters?.find((p) => p.name === name);
+  // The document writes every parameter inline, never by reference.
+  const found = (op.parameters as ParameterObject[] | undefined)?.find((p) => p.name === name);
   if (!found) throw new Error(`${op.operationId} has no parameter ${name}`);
   return found;
 };
@@ -145,7 +147,7 @@ describe('the document', () => {
   });
 
   it('states the Idempotency-Key rule the handler enforces', () => {
-    const documented = new RegExp(String(parameter(operation('createPet'), 'Idempotency-Key').schema.pattern));
+    const documented = new RegExp(String((parameter(operation('createPet'), 'Idempotency-Key').schema as { pattern?: string }).pattern));
     const samples = ['k', 'a'.repeat(255), '"quoted-uuid"', '', 'a'.repeat(256), 'with space', 'caf\u00e9', '""', 'a"b', '"unbalanced', `"${'a'.repeat(256)}"`];
     for (const key of samples) {
       const accepted = (() => {
@@ -172,8 +174,26 @@ describe('the document', () => {
     for (const status of [200, 400, 401, 404]) {
       expect(headerNames(response(get, status))).toEqual(expect.arrayContaining(['Deprecation', 'Sunset', 'Link']));
     }
-    expect(document.components.responses.MethodNotAllowed?.headers).toHaveProperty('Allow');
-    expect(document.components.headers.Sunset?.schema).toEqual({ type: 'string', const: 'Thu, 05 Dec 2030 00:00:00 GMT' });
+    expect((document.components.responses.MethodNotAllowed as ResponseObject).headers).toHaveProperty('Allow');
+    expect((document.components.headers.Sunset as HeaderObject).schema).toEqual({ type: 'string', const: 'Thu, 05 Dec 2030 00:00:00 GMT' });
+  });
+
+  it('writes optional response headers inline, so TypeScript generators type them optional', () => {
+    // openapi-typescript 7 ignores `required: false` on a referenced header and makes it required.
+    const responses = [
+      ...Object.values(document.paths).flatMap((item) => Object.values(item).flatMap((op) => Object.values(op?.responses ?? {}))),
+      ...Object.values(document.components.responses),
+    ];
+    let optional = 0;
+    for (const res of responses) {
+      for (const [name, header] of Object.entries((res as ResponseObject).headers ?? {})) {
+        if ('$ref' in header) expect((document.components.headers[header.$ref.split('/').at(-1) as string] as HeaderObject).required, name).toBe(true);
+        else if (header.required === false) optional++;
+      }
+    }
+    expect(optional).toBeGreaterThan(0);
+    expect(response(operation('listPets'), 200).headers?.Link).toMatchObject({ required: false });
+    expect(response(operation('createPet'), 201).headers?.['Idempotent-Replayed']).toMatchObject({ required: false });
   });
 
   it('names the production, staging and local servers', () => {
@@ -231,7 +251,7 @@ describe('serving the document', () => {
     // The bytes a deployed stage serves: its mapping template, rendered by Velocity.
     const text = await res.text();
     expect(text).toBe(openApiMappingTemplate());
-    expect(JSON.parse(text)).toEqual(document);
+    expect(JSON.parse(text)).toEqual(servedOpenApiDocument());
   });
 
   it('serves it at that path only', async () => {
@@ -249,7 +269,9 @@ describe('serving the document', () => {
   it('fits a deployed stage: a Velocity-safe mapping template that parses back to the document', () => {
     const template = openApiMappingTemplate();
     expect(template).not.toMatch(/[$#]/);
-    expect(JSON.parse(template)).toEqual(document);
+    expect(JSON.parse(template)).toEqual({ ...document, servers: document.servers.slice(0, -1) });
+    // A stage's document names no local server: a client of a deployed stage has nothing on 127.0.0.1.
+    expect(template).not.toContain('127.0.0.1');
     expect(Buffer.byteLength(template)).toBeLessThan(MAPPING_TEMPLATE_MAX_BYTES / 4);
   });
 });

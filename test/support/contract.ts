@@ -137,7 +137,7 @@ export function createContractValidator(document: OpenApiDocument, basePath = AP
         if (node.required) found.push(`required header ${name} is missing`);
         continue;
       }
-      found.push(...schemaProblems(`${headerPointer}/schema`, headerValue(value, node.schema), `header ${name}`));
+      found.push(...schemaProblems(`${headerPointer}/schema`, headerValue(value, node.schema as { [keyword: string]: unknown }), `header ${name}`));
     }
 
     const mediaTypes = Object.keys(documented.content ?? {});

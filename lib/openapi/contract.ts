@@ -1,0 +1,232 @@
+/**
+ * What the OpenAPI document says beyond the schemas, as data: each operation's prose, parameters,
+ * success and error codes; what each error code means; the response headers, each defined once
+ * (its id is its component name, and the table gives its HTTP name, description and schema). The
+ * builder (document.ts) turns this, the route table and the zod schemas into the document.
+ */
+import { LIST_LIMIT } from '../domain/pet.ts';
+import { IdempotencyKeyHeader } from '../domain/requests.ts';
+import { REQUEST_ID_HEADER } from '../http/access-log.ts';
+import { DEPRECATED_SINCE } from '../http/deprecation.ts';
+import type { ErrorCode } from '../http/errors.ts';
+import { IDEMPOTENCY_KEY_HEADER } from '../http/idempotency-key.ts';
+import { MAX_BODY_BYTES } from '../http/json-body.ts';
+import { API_BASE_PATH, type Route, routes } from '../routes.ts';
+import { type ComponentId, type JsonSchema, type ParameterSchemaId, standaloneSchema } from './schemas.ts';
+import { asParameterSchema, type ParameterObject } from './types.ts';
+
+export const OPENAPI_VERSION = '3.1.1';
+/** The interface version (spec §9); its major version is the `/v1` of the base addresses. */
+export const API_VERSION = '1.0.0';
+/** Where the document is served, relative to the base address (see docs/openapi.md). */
+export const OPENAPI_DOCUMENT_PATH = '/openapi.json';
+
+/** Local mode's server: in the committed document, not in the one a stage serves (serve.ts). */
+export const LOCAL_SERVER = {
+  url: `http://127.0.0.1:3000${API_BASE_PATH}`,
+  description: 'Local mode (`npm start`; the port follows `PORT`).',
+} as const;
+
+export const SECURITY_SCHEME = 'bearerAuth';
+export const TAG = 'pets';
+
+/** The deployed stages (infra/stages.ts's STAGE_NAMES; a test keeps them equal). */
+export const STAGES = [
+  { stage: 'production', description: 'Production' },
+  { stage: 'staging', description: 'Staging' },
+] as const;
+
+export interface OperationContract {
+  readonly summary: string;
+  readonly description: string;
+  readonly query?: ParameterSchemaId;
+  readonly path?: ParameterSchemaId;
+  readonly headers?: readonly ParameterObject[];
+  readonly requestBody?: { readonly schema: ComponentId; readonly description: string };
+  readonly success: {
+    readonly status: 200 | 201;
+    readonly description: string;
+    readonly schema: ComponentId;
+    readonly headers: readonly HeaderId[];
+  };
+  /** Every error code the operation's function can answer (the chain in lib/http/api-handler.ts). */
+  readonly errors: readonly ErrorCode[];
+}
+
+export const OPERATIONS: Record<Route['operationId'], OperationContract> = {
+  listPets: {
+    summary: 'List animals',
+    description:
+      'A page of animals, optionally filtered by availability status: in id (creation) order with `status`, in no ' +
+      'particular order without it. Following the pages visits every animal that exists throughout, once. When more follow, the ' +
+      '`Link` header with `rel="next"` gives the URL of the next page (it keeps `limit` and `status` and adds ' +
+      'the opaque `cursor`); the last page has no such header.',
+    query: 'ListPetsQuery',
+    success: { status: 200, description: 'A page of animals (possibly empty).', schema: 'Pets', headers: ['NextPageLink'] },
+    errors: ['validation_failed', 'invalid_cursor', 'unauthorized', 'internal_error', 'service_unavailable'],
+  },
+  createPet: {
+    summary: 'Add an animal',
+    description: 'Stores a new animal; the service assigns its `id`. `Location` gives the URL of the new animal.',
+    headers: [
+      {
+        name: IDEMPOTENCY_KEY_HEADER,
+        in: 'header',
+        description:
+          'Makes the create safe to retry: every request with the same key and the same body creates the animal once ' +
+          'and answers with it; the same key with another body is a 422. 1 to 255 visible ASCII characters other than `"` ' +
+          '(a UUID, say), bare or as a quoted string; scoped to the API key, remembered for 24 hours.',
+        required: false,
+        schema: asParameterSchema(standaloneSchema(IdempotencyKeyHeader)),
+      },
+    ],
+    requestBody: { schema: 'NewPet', description: 'The animal to add, as a JSON object of at most 64 KiB.' },
+    success: {
+      status: 201,
+      description: 'Animal added (or, with an `Idempotency-Key` seen before, the animal that key added); the body carries the assigned `id`.',
+      schema: 'Pet',
+      headers: ['Location', 'IdempotentReplayed'],
+    },
+    errors: [
+      'validation_failed',
+      'unauthorized',
+      'payload_too_large',
+      'unsupported_media_type',
+      'idempotency_key_reused',
+      'internal_error',
+      'service_unavailable',
+    ],
+  },
+  getPet: {
+    summary: 'Get an animal (deprecated)',
+    description: 'One animal, by its identifier.',
+    path: 'PetIdPath',
+    success: { status: 200, description: 'The animal.', schema: 'Pet', headers: [] },
+    errors: ['validation_failed', 'unauthorized', 'not_found', 'internal_error', 'service_unavailable'],
+  },
+};
+
+export const PARAMETER_DESCRIPTIONS: Record<string, string> = {
+  limit: `Maximum number of animals returned, from ${LIST_LIMIT.min} to ${LIST_LIMIT.max}.`,
+  status: 'Return only the animals with this availability status (case-sensitive).',
+  cursor: 'Where the page starts: the opaque value from the previous page\'s `Link: <…>; rel="next"` header. It belongs to the `status` filter it was issued for.',
+  petId: 'Identifier of the animal to retrieve.',
+};
+
+/** What each error code means, in the words of an operation's response. */
+export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
+  validation_failed: '`validation_failed`: the request body, a query or a path parameter is invalid; the message names every offending field.',
+  invalid_cursor: '`invalid_cursor`: the `cursor` is damaged, truncated, or belongs to another `status` filter.',
+  unauthorized: '`unauthorized`: the API key is missing, malformed, unknown, revoked or expired, or the scheme is not `Bearer`.',
+  not_found: '`not_found`: no animal exists for `petId`.',
+  method_not_allowed: '`method_not_allowed`: the path exists, the method does not; `Allow` lists the methods.',
+  payload_too_large: `\`payload_too_large\`: the request body is larger than ${MAX_BODY_BYTES} bytes (64 KiB).`,
+  idempotency_key_reused: '`idempotency_key_reused`: the `Idempotency-Key` was already used with another body; nothing was created.',
+  unsupported_media_type: '`unsupported_media_type`: the request body is not declared as `application/json` (UTF-8).',
+  too_many_requests: "`too_many_requests`: the stage's throttle refused the request (answered by API Gateway); retry later.",
+  internal_error: '`internal_error`: an unexpected error. It is logged under the request id; quote `X-Request-Id` when reporting it.',
+  forbidden: '`forbidden`: refused by the gateway itself (no operation of this API answers 403 today).',
+  gateway_timeout: '`gateway_timeout`: the function did not answer within the gateway timeout (it is bounded at 10 s, so this should not happen).',
+  service_unavailable:
+    '`service_unavailable`: the data store is throttled, unreachable or too slow to answer in time. Retry after `Retry-After` seconds; ' +
+    'a create is safe to retry with an `Idempotency-Key`.',
+};
+
+/** Headers that come with an error code. */
+export const ERROR_HEADERS: Partial<Record<ErrorCode, HeaderId>> = {
+  unauthorized: 'WWWAuthenticate',
+  method_not_allowed: 'Allow',
+  service_unavailable: 'RetryAfter',
+};
+
+/**
+ * Statuses API Gateway can also answer by itself for a route (infra/constructs/gateway-errors.ts):
+ * a function that crashed (500), could not be invoked (503), or a stage throttle (429, on every
+ * operation, as the TooManyRequests component). Such answers carry `X-Request-Id` and the Error body
+ * but none of an operation's own headers, so those are not required on these statuses.
+ */
+export const GATEWAY_MADE_STATUSES: ReadonlySet<number> = new Set([429, 500, 503]);
+export const GATEWAY_ERRORS: readonly ErrorCode[] = ['too_many_requests'];
+
+/** The response components of the gateway-made errors that operations reference. */
+export const RESPONSE_NAMES: Partial<Record<number, string>> = { 429: 'TooManyRequests' };
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+const deprecated = routes.find((r) => r.deprecated && r.sunset && r.successor);
+const sunset = deprecated?.sunset ? new Date(`${deprecated.sunset}T00:00:00Z`).toUTCString() : undefined;
+
+export interface HeaderDefinition {
+  /** The HTTP header name. */
+  readonly name: string;
+  readonly description: string;
+  /** Present on every answer that lists it; an optional one is written inline, never by reference. */
+  readonly required: boolean;
+  readonly schema: JsonSchema;
+}
+
+/** Every response header the document describes, by component id. */
+export const HEADERS = {
+  XRequestId: {
+    name: REQUEST_ID_HEADER,
+    description: "The request id (API Gateway's); the service logs every request under it. Quote it when reporting a problem.",
+    required: true,
+    schema: { type: 'string', minLength: 1 },
+  },
+  Location: {
+    name: 'Location',
+    description: 'The absolute URL of the new animal (`…/v1/pets/{id}`).',
+    required: true,
+    schema: { type: 'string', format: 'uri', pattern: `${escapeRegExp(`${API_BASE_PATH}/pets/`)}[1-9][0-9]*$` },
+  },
+  IdempotentReplayed: {
+    name: 'Idempotent-Replayed',
+    description: 'Present, as `true`, when the animal was created by an earlier request with the same `Idempotency-Key`.',
+    required: false,
+    schema: { type: 'string', const: 'true' },
+  },
+  NextPageLink: {
+    name: 'Link',
+    description: 'Present when another page follows: `<URL of the next page>; rel="next"` (RFC 8288).',
+    required: false,
+    schema: { type: 'string', pattern: '^<[^>]+>; rel="next"$' },
+  },
+  WWWAuthenticate: {
+    name: 'WWW-Authenticate',
+    description: 'The authentication challenge (RFC 6750): `Bearer realm="petstore"`, with `error="invalid_token"` when a key was given but is not valid.',
+    required: true,
+    schema: { type: 'string', pattern: '^Bearer realm="petstore"(, error="invalid_token")?$' },
+  },
+  Allow: {
+    name: 'Allow',
+    description: 'The methods the path allows.',
+    required: true,
+    schema: { type: 'string', pattern: '^[A-Z]+(, [A-Z]+)*$' },
+  },
+  RetryAfter: {
+    name: 'Retry-After',
+    description: 'Seconds to wait before retrying.',
+    required: true,
+    schema: { type: 'integer', minimum: 0 },
+  },
+  Deprecation: {
+    name: 'Deprecation',
+    description: 'The operation is deprecated, since the date given (RFC 9745).',
+    required: true,
+    schema: { type: 'string', const: DEPRECATED_SINCE },
+  },
+  Sunset: {
+    name: 'Sunset',
+    description: 'The operation stops working at this time (RFC 8594).',
+    required: true,
+    schema: sunset ? { type: 'string', const: sunset } : { type: 'string' },
+  },
+  SuccessorLink: {
+    name: 'Link',
+    description: 'The operation that replaces this one: `<URL>; rel="successor-version"` (RFC 5829).',
+    required: true,
+    schema: { type: 'string', pattern: `^<[^>]*${escapeRegExp(API_BASE_PATH + (deprecated?.successor ?? ''))}>; rel="successor-version"$` },
+  },
+} as const satisfies Record<string, HeaderDefinition>;
+
+export type HeaderId = keyof typeof HEADERS;
