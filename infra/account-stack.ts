@@ -15,7 +15,10 @@ export class PetStoreAccountStack extends Stack {
   readonly logsRole: Role;
 
   constructor(scope: Construct, id: string, props: StackProps = {}) {
-    super(scope, id, { description: 'Pet Store API: the account-wide API Gateway logging role (deploy once per account and region)', ...props });
+    super(scope, id, {
+      description: 'Pet Store API: the account-wide API Gateway logging role (deploy once per account and region)',
+      ...props,
+    });
     Tags.of(this).add('Project', 'PetStore');
 
     this.logsRole = new Role(this, 'ApiGatewayLogsRole', {

@@ -13,7 +13,14 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { type ApiKeyRecord, checkLabel, escapeControlCharacters, generateApiKey, newApiKeyRecord, parseDuration } from '#lib/auth/api-keys.ts';
+import {
+  type ApiKeyRecord,
+  checkLabel,
+  escapeControlCharacters,
+  generateApiKey,
+  newApiKeyRecord,
+  parseDuration,
+} from '#lib/auth/api-keys.ts';
 import { createDocumentClient } from '#lib/store/dynamodb-client.ts';
 import { DynamoDbApiKeyStore } from '#lib/store/dynamodb-api-key-store.ts';
 import { isStageName, OUTPUT_IDS, STAGE_NAMES, stackName } from './stages.ts';
@@ -197,7 +204,14 @@ function formatTable(records: ApiKeyRecord[]): string {
     ]),
   ];
   const widths = rows.reduce<number[]>((max, row) => row.map((cell, i) => Math.max(max[i] ?? 0, cell.length)), []);
-  return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((row) =>
+      row
+        .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -21,7 +21,10 @@ export function templatesIn(dir: string): string[] {
   } catch {
     return [];
   }
-  return names.filter((name) => name.endsWith('.template.json')).sort().map((name) => path.join(dir, name));
+  return names
+    .filter((name) => name.endsWith('.template.json'))
+    .sort()
+    .map((name) => path.join(dir, name));
 }
 
 export function lintCfn(dir: string, out: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): number {
@@ -40,7 +43,9 @@ export function lintCfn(dir: string, out: (line: string) => void = (line) => pro
   if (findings) out(findings);
   const status = run.status ?? 1;
   const failed = run.error !== undefined || (status & ~INFORMATIONAL) !== 0;
-  out(`${version.stdout.trim()}: ${templates.length} templates (${templates.map((t) => path.basename(t)).join(', ')}) ${failed ? 'FAILED' : 'clean: no error, no warning'}.`);
+  out(
+    `${version.stdout.trim()}: ${templates.length} templates (${templates.map((t) => path.basename(t)).join(', ')}) ${failed ? 'FAILED' : 'clean: no error, no warning'}.`,
+  );
   return failed ? 1 : 0;
 }
 

@@ -10,7 +10,8 @@ import { buildOpenApiDocument, serializeOpenApiDocument } from '#lib/openapi/doc
 
 export const OPENAPI_FILE = fileURLToPath(new URL('../openapi.json', import.meta.url));
 
-const USAGE = 'usage: npm run openapi [-- --check]\n  (no option)  write openapi.json\n  --check      write nothing; exit 1 if openapi.json is out of date\n';
+const USAGE =
+  'usage: npm run openapi [-- --check]\n  (no option)  write openapi.json\n  --check      write nothing; exit 1 if openapi.json is out of date\n';
 
 let options: { check?: boolean; help?: boolean };
 try {

@@ -149,7 +149,9 @@ const positiveNumber = z.preprocess(
 const COMPRESSION_SIZE_ERROR = 'must be a whole number of bytes from 0 to 10485760';
 const compressionSize = z.preprocess(
   (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
-  z.int({ error: COMPRESSION_SIZE_ERROR }).check(z.gte(0, { error: COMPRESSION_SIZE_ERROR }), z.lte(10_485_760, { error: COMPRESSION_SIZE_ERROR })),
+  z
+    .int({ error: COMPRESSION_SIZE_ERROR })
+    .check(z.gte(0, { error: COMPRESSION_SIZE_ERROR }), z.lte(10_485_760, { error: COMPRESSION_SIZE_ERROR })),
 );
 /** true/false from cdk.json, or `true`/`false` from `-c`. */
 const flag = z.preprocess(
@@ -259,14 +261,17 @@ function pinnedEnvironment(stage: StageName, { account, region }: Pick<StageCont
 
 function customDomain(
   stage: StageName,
-  { domainName, certificateArn, hostedZoneId, hostedZoneName }: Pick<StageContext, 'domainName' | 'certificateArn' | 'hostedZoneId' | 'hostedZoneName'>,
+  {
+    domainName,
+    certificateArn,
+    hostedZoneId,
+    hostedZoneName,
+  }: Pick<StageContext, 'domainName' | 'certificateArn' | 'hostedZoneId' | 'hostedZoneName'>,
 ): { customDomain?: CustomDomainSettings } {
   const given = [domainName, certificateArn, hostedZoneId, hostedZoneName].filter((v) => v !== undefined);
   if (given.length === 0) return {};
   if (!domainName || !certificateArn || !hostedZoneId || !hostedZoneName) {
-    throw new Error(
-      `Stage "${stage}" custom domain needs all of domainName, certificateArn, hostedZoneId and hostedZoneName.`,
-    );
+    throw new Error(`Stage "${stage}" custom domain needs all of domainName, certificateArn, hostedZoneId and hostedZoneName.`);
   }
   const zone = hostedZoneName.replace(/\.$/, '');
   if (domainName !== zone && !domainName.endsWith(`.${zone}`)) {

@@ -20,7 +20,9 @@ let current: { signature: string; services: Services } | undefined;
 
 /** The variables the services are built from; compared as a string so a warm call costs no parsing. */
 const signatureOf = (env: NodeJS.ProcessEnv): string =>
-  [ENV.petsTable, ENV.apiKeysTable, ENV.idempotencyTable, ENV.dynamodbEndpoint, ENV.keyCacheSeconds].map((name) => env[name] ?? '').join('\n');
+  [ENV.petsTable, ENV.apiKeysTable, ENV.idempotencyTable, ENV.dynamodbEndpoint, ENV.keyCacheSeconds]
+    .map((name) => env[name] ?? '')
+    .join('\n');
 
 export function services(): Services {
   const signature = signatureOf(process.env);

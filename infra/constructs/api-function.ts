@@ -105,7 +105,8 @@ export class ApiFunction extends NodejsFunction {
     if (props.tracing) {
       Validations.of(role).acknowledge({
         id: 'AwsSolutions-IAM5[Resource::*]',
-        reason: 'X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions. Every DynamoDB grant names its table (bindTable).',
+        reason:
+          'X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions. Every DynamoDB grant names its table (bindTable).',
       });
     }
 
@@ -129,9 +130,7 @@ export class ApiFunction extends NodejsFunction {
     }
     this.addEnvironment(envVar, table.table.tableName);
     if (tableActions.length > 0) {
-      this.addToRolePolicy(
-        new PolicyStatement({ actions: dynamodb(tableActions), resources: [table.table.tableArn] }),
-      );
+      this.addToRolePolicy(new PolicyStatement({ actions: dynamodb(tableActions), resources: [table.table.tableArn] }));
     }
     for (const [indexName, actions] of indexes) {
       if (!table.definition.globalSecondaryIndexes.some((index) => index.indexName === indexName)) {

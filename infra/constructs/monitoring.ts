@@ -203,7 +203,9 @@ function throttledRequests(table: ITable): IMetric {
     ]),
   );
   return new MathExpression({
-    expression: Object.keys(usingMetrics).map((id) => `FILL(${id}, 0)`).join(' + '),
+    expression: Object.keys(usingMetrics)
+      .map((id) => `FILL(${id}, 0)`)
+      .join(' + '),
     usingMetrics,
     label: 'Throttled requests, all operations',
     period: PERIOD,

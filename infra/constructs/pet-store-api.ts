@@ -178,7 +178,8 @@ export class PetStoreApi extends Construct {
     Validations.of(this).acknowledge(
       {
         id: 'AwsSolutions-APIG4',
-        reason: 'Clients authenticate with Bearer API keys that the functions verify (hashed keys in DynamoDB); the mocks only answer 404/405.',
+        reason:
+          'Clients authenticate with Bearer API keys that the functions verify (hashed keys in DynamoDB); the mocks only answer 404/405.',
       },
       {
         id: 'AwsSolutions-COG4',
@@ -228,7 +229,10 @@ export class PetStoreApi extends Construct {
     });
     addMockMethod(document, {
       status: 405,
-      body: errorBody('method_not_allowed', `Method $context.httpMethod is not allowed on ${API_BASE_PATH}${OPENAPI_DOCUMENT_PATH}. Allowed: GET.`),
+      body: errorBody(
+        'method_not_allowed',
+        `Method $context.httpMethod is not allowed on ${API_BASE_PATH}${OPENAPI_DOCUMENT_PATH}. Allowed: GET.`,
+      ),
       headers: { Allow: 'GET' },
     });
   }
@@ -273,9 +277,7 @@ function addMockMethod(resource: IResource, answer: MockAnswer): void {
           // No selectionPattern: the default response, whatever the mock's own status.
           statusCode: String(answer.status),
           responseParameters: {
-            ...Object.fromEntries(
-              Object.entries(staticHeaders).map(([name, value]) => [`method.response.header.${name}`, quoted(value)]),
-            ),
+            ...Object.fromEntries(Object.entries(staticHeaders).map(([name, value]) => [`method.response.header.${name}`, quoted(value)])),
             [`method.response.header.${REQUEST_ID_HEADER}`]: 'context.requestId',
           },
           responseTemplates: { 'application/json': answer.body },

@@ -34,7 +34,9 @@ export function evaluate(result: LoadTestResult, slo: Slo): Verdict {
   const responses = latencies.count;
   const requests = responses + result.networkErrors;
   const status5xx = sum([...statuses].filter(([code]) => code >= 500).map(([, n]) => n));
-  const unexpected4xx = sum([...statuses].filter(([code]) => code >= 400 && code < 500 && !slo.expected4xx.includes(code)).map(([, n]) => n));
+  const unexpected4xx = sum(
+    [...statuses].filter(([code]) => code >= 400 && code < 500 && !slo.expected4xx.includes(code)).map(([, n]) => n),
+  );
   const errorRate = requests === 0 ? 1 : (status5xx + result.networkErrors) / requests;
   const p99 = latencies.percentile(99);
   const checks: SloCheck[] = [
@@ -76,7 +78,10 @@ export function formatReport(result: LoadTestResult, verdict: Verdict): string {
     ]);
   };
   for (const op of OPERATIONS) if (result.operations[op].requests > 0) line(op, [result.operations[op]]);
-  line('all', OPERATIONS.map((op) => result.operations[op]));
+  line(
+    'all',
+    OPERATIONS.map((op) => result.operations[op]),
+  );
 
   const statuses = mergeStatuses(OPERATIONS.map((op) => result.operations[op]));
   const out = [
@@ -108,7 +113,12 @@ function formatStatuses(statuses: ReadonlyMap<number, number>): string {
 function table(rows: readonly (readonly string[])[]): string {
   const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
   return rows
-    .map((r) => r.map((cell, i) => (i === 0 || i === r.length - 1 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ').trimEnd())
+    .map((r) =>
+      r
+        .map((cell, i) => (i === 0 || i === r.length - 1 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
+        .join('  ')
+        .trimEnd(),
+    )
     .join('\n');
 }
 

@@ -57,7 +57,10 @@ export async function preflight(options: Pick<LoadTestOptions, 'baseUrl' | 'apiK
   const text = await response.text();
   if (response.status === 401) return { ok: false, message: 'the API refused the key (401): check --api-key against this stage.' };
   if (response.status >= 300 && response.status < 400) {
-    return { ok: false, message: `${url} answered ${response.status} (redirect to ${response.headers.get('location') ?? '?'}); give the final base URL.` };
+    return {
+      ok: false,
+      message: `${url} answered ${response.status} (redirect to ${response.headers.get('location') ?? '?'}); give the final base URL.`,
+    };
   }
   if (response.status !== 200) {
     const hint = response.status === 404 && !options.baseUrl.pathname.endsWith('/v1') ? ' The base URL should end in /v1.' : '';
@@ -117,7 +120,11 @@ export async function runLoad(options: LoadTestOptions, runId: string, hooks: Ru
       context.startedAt = performance.now();
       if (op === 'create') {
         const status = STATUSES[randomInt(STATUSES.length + 1)];
-        const body = JSON.stringify({ name: `${PET_NAME_PREFIX}${runId}-${++sequence}`, categoryId: 1 + randomInt(10), ...(status ? { status } : {}) });
+        const body = JSON.stringify({
+          name: `${PET_NAME_PREFIX}${runId}-${++sequence}`,
+          categoryId: 1 + randomInt(10),
+          ...(status ? { status } : {}),
+        });
         return { ...req, method: 'POST', path: `${basePath}/pets`, headers: { ...auth, 'Content-Type': 'application/json' }, body };
       }
       if (op === 'get') {
@@ -196,7 +203,9 @@ function enforceCertificateVerification(): () => void {
   const tls = createRequire(import.meta.url)('node:tls') as { connect: (...args: unknown[]) => TLSSocket };
   const original = tls.connect;
   tls.connect = (...args: unknown[]) =>
-    original(...args.map((arg) => (typeof arg === 'object' && arg !== null ? { ...(arg as ConnectionOptions), rejectUnauthorized: true } : arg)));
+    original(
+      ...args.map((arg) => (typeof arg === 'object' && arg !== null ? { ...(arg as ConnectionOptions), rejectUnauthorized: true } : arg)),
+    );
   return () => {
     tls.connect = original;
   };
@@ -215,7 +224,9 @@ function petIds(body: string): number[] | undefined {
   try {
     const value: unknown = JSON.parse(body);
     if (!Array.isArray(value)) return undefined;
-    return value.flatMap((pet: { id?: unknown }) => (typeof pet?.id === 'number' && Number.isSafeInteger(pet.id) && pet.id > 0 ? [pet.id] : []));
+    return value.flatMap((pet: { id?: unknown }) =>
+      typeof pet?.id === 'number' && Number.isSafeInteger(pet.id) && pet.id > 0 ? [pet.id] : [],
+    );
   } catch {
     return undefined;
   }

@@ -24,7 +24,12 @@ import type { LocalRestApi, RequestHead } from './gateway/rest-api.ts';
  * checked every second.
  */
 const MAX_CONNECTIONS = 1_000;
-const SERVER_LIMITS = { headersTimeout: 5_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 } as const;
+const SERVER_LIMITS = {
+  headersTimeout: 5_000,
+  requestTimeout: 30_000,
+  keepAliveTimeout: 5_000,
+  connectionsCheckingInterval: 1_000,
+} as const;
 
 const NO_BODY = Buffer.alloc(0);
 
@@ -125,7 +130,6 @@ function gatewayError(error: HttpError, requestId: string): APIGatewayProxyResul
   const result = errorResult(error);
   return { ...result, headers: { ...result.headers, ...COMMON_ERROR_HEADERS, [REQUEST_ID_HEADER]: requestId } };
 }
-
 
 /**
  * The body, but never more than one byte past `limit`: that byte is enough for the function to

@@ -67,7 +67,8 @@ export function readAssemblyStage(dir: string, stage: StageName): AssemblyStage 
   };
   const assetDirsByKey = new Map<string, string>();
   for (const file of Object.values(manifest.files ?? {})) {
-    for (const destination of Object.values(file.destinations)) assetDirsByKey.set(destination.objectKey, path.resolve(dir, file.source.path));
+    for (const destination of Object.values(file.destinations))
+      assetDirsByKey.set(destination.objectKey, path.resolve(dir, file.source.path));
   }
   return { template, assetDirsByKey };
 }

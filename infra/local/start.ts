@@ -18,7 +18,9 @@ import { REPO_ROOT, synthesizeCloudAssembly } from './cloud-assembly.ts';
 import { DEFAULT_DATA_DIR, IN_MEMORY, startLocalStack } from './local-stack.ts';
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nUsage: npm start [-- --stage staging|production] | npm run start:synth [-- --stage staging|production] [--cloud-assembly DIR] [--no-synth] [--no-throttling]\n`);
+  process.stderr.write(
+    `${message}\nUsage: npm start [-- --stage staging|production] | npm run start:synth [-- --stage staging|production] [--cloud-assembly DIR] [--no-synth] [--no-throttling]\n`,
+  );
   process.exit(2);
 }
 

@@ -22,14 +22,15 @@ export function localTableNames(prefix = ''): TableNames {
 
 export function createTableInput(definition: TableDefinition, tableName: string) {
   const attributes = new Map<string, KeyAttribute>();
-  const keys = [definition.partitionKey, ...definition.globalSecondaryIndexes.flatMap((i) => [i.partitionKey, ...(i.sortKey ? [i.sortKey] : [])])];
+  const keys = [
+    definition.partitionKey,
+    ...definition.globalSecondaryIndexes.flatMap((i) => [i.partitionKey, ...(i.sortKey ? [i.sortKey] : [])]),
+  ];
   for (const key of keys) attributes.set(key.name, key);
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST' as const,
-    AttributeDefinitions: [...attributes.values()].map(
-      (a): AttributeDefinition => ({ AttributeName: a.name, AttributeType: a.type }),
-    ),
+    AttributeDefinitions: [...attributes.values()].map((a): AttributeDefinition => ({ AttributeName: a.name, AttributeType: a.type })),
     KeySchema: [{ AttributeName: definition.partitionKey.name, KeyType: 'HASH' as const }],
     ...(definition.globalSecondaryIndexes.length > 0
       ? {

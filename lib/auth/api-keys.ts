@@ -36,11 +36,7 @@ export function keyIdFromHash(keyHash: string): string {
   return `key_${keyHash.slice(0, 16)}`;
 }
 
-export function newApiKeyRecord(
-  key: string,
-  label: string,
-  options: { now?: Date; expiresAt?: Date } = {},
-): ApiKeyRecord {
+export function newApiKeyRecord(key: string, label: string, options: { now?: Date; expiresAt?: Date } = {}): ApiKeyRecord {
   const keyHash = hashApiKey(key);
   return {
     keyHash,
@@ -89,6 +85,7 @@ export function checkLabel(label: string): string {
   const trimmed = label.trim();
   if (trimmed.length === 0) throw new Error('the label is empty: give a name that tells this key apart');
   if (trimmed.length > 100) throw new Error(`the label has ${trimmed.length} characters; at most 100`);
-  if (escapeControlCharacters(trimmed) !== trimmed) throw new Error('the label contains a control character (a newline, tab or similar); use one line of plain text');
+  if (escapeControlCharacters(trimmed) !== trimmed)
+    throw new Error('the label contains a control character (a newline, tab or similar); use one line of plain text');
   return trimmed;
 }

@@ -20,21 +20,22 @@ export const INT64 = { format: 'int64' } as const;
 
 /** A positive integer within JavaScript's safe range: the id and categoryId domain. */
 const positiveSafeInteger = (what: string) =>
-  z.int({ error: `must be ${what}, an integer from 1 to ${MAX_PET_ID}` }).check(
-    z.minimum(1, { error: `must be ${what}, an integer from 1 to ${MAX_PET_ID}` }),
-    z.meta(INT64),
-  );
+  z
+    .int({ error: `must be ${what}, an integer from 1 to ${MAX_PET_ID}` })
+    .check(z.minimum(1, { error: `must be ${what}, an integer from 1 to ${MAX_PET_ID}` }), z.meta(INT64));
 
 /**
  * Not empty after trimming, said so the OpenAPI document can state it: JavaScript's `\s` is exactly
  * the set `trim()` removes, so "has a non-`\s` character" is "non-empty after trimming"
  * (`minLength: 1` is implied, and stated for generators that do not run patterns).
  */
-export const PetName = z.string({ error: 'must be a string' }).check(
-  z.regex(/\S/, { error: 'must not be empty or only white space' }),
-  z.meta({ minLength: 1 }),
-  z.maxLength(MAX_NAME_LENGTH, { error: `must be at most ${MAX_NAME_LENGTH} characters long` }),
-);
+export const PetName = z
+  .string({ error: 'must be a string' })
+  .check(
+    z.regex(/\S/, { error: 'must not be empty or only white space' }),
+    z.meta({ minLength: 1 }),
+    z.maxLength(MAX_NAME_LENGTH, { error: `must be at most ${MAX_NAME_LENGTH} characters long` }),
+  );
 
 export const PetId = positiveSafeInteger('a pet id');
 

@@ -48,11 +48,16 @@ export function decodeCursor(cursor: string, status: PetStatus | undefined): num
     (data.a as number) > 0;
   if (!valid) throw invalid('it is damaged or was not issued by this service');
   if (data.s !== (status ?? null)) {
-    throw invalid(`it belongs to ${data.s === null ? 'the unfiltered list' : `status=${data.s}`}, not to this request's ${status === undefined ? 'unfiltered list' : `status=${status}`}`);
+    throw invalid(
+      `it belongs to ${data.s === null ? 'the unfiltered list' : `status=${data.s}`}, not to this request's ${status === undefined ? 'unfiltered list' : `status=${status}`}`,
+    );
   }
   return data.a as number;
 }
 
 function invalid(why: string): HttpError {
-  return new HttpError('invalid_cursor', `Invalid query parameter: cursor is not valid (${why}). Start again without a cursor, and follow the Link header with rel="next".`);
+  return new HttpError(
+    'invalid_cursor',
+    `Invalid query parameter: cursor is not valid (${why}). Start again without a cursor, and follow the Link header with rel="next".`,
+  );
 }

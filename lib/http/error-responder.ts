@@ -45,7 +45,9 @@ export function toHttpError(error: unknown): HttpError {
 
 /** middy's early-timeout error: the function is about to time out waiting on its dependencies. */
 function isFunctionTimeout(error: unknown): boolean {
-  return error instanceof Error && error.name === 'TimeoutError' && (error.cause as { package?: string } | undefined)?.package === '@middy/core';
+  return (
+    error instanceof Error && error.name === 'TimeoutError' && (error.cause as { package?: string } | undefined)?.package === '@middy/core'
+  );
 }
 
 /** What @middy/http-error-handler renders: the status, the headers and, as `message`, the JSON body. */

@@ -22,11 +22,17 @@ export function parseJsonBody(event: Pick<APIGatewayProxyEvent, 'body' | 'header
     throw new HttpError('validation_failed', 'Request body is required: send a JSON object such as {"name": "Rex", "categoryId": 1}.');
   }
   if (bytes.length > MAX_BODY_BYTES) {
-    throw new HttpError('payload_too_large', `Request body is larger than the limit of ${MAX_BODY_BYTES} bytes (64 KiB): send a smaller pet.`);
+    throw new HttpError(
+      'payload_too_large',
+      `Request body is larger than the limit of ${MAX_BODY_BYTES} bytes (64 KiB): send a smaller pet.`,
+    );
   }
   const contentType = header(event.headers, 'content-type');
   const [mediaType = '', ...params] = (contentType ?? '').split(';').map((part) => part.trim());
-  const charset = params.find((p) => /^charset=/i.test(p))?.slice('charset='.length).replace(/"/g, '');
+  const charset = params
+    .find((p) => /^charset=/i.test(p))
+    ?.slice('charset='.length)
+    .replace(/"/g, '');
   if (!JSON_MEDIA_TYPE.test(mediaType) || (charset !== undefined && !/^utf-?8$/i.test(charset))) {
     throw new HttpError(
       'unsupported_media_type',
@@ -56,7 +62,10 @@ export function parseJsonBody(event: Pick<APIGatewayProxyEvent, 'body' | 'header
     throw new HttpError('validation_failed', `Request body is not valid JSON: ${(error as Error).message}.`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new HttpError('validation_failed', `Request body must be a JSON object, not ${Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`}.`);
+    throw new HttpError(
+      'validation_failed',
+      `Request body must be a JSON object, not ${Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`}.`,
+    );
   }
   return value as JsonObject;
 }

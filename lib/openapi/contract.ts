@@ -83,7 +83,8 @@ export const OPERATIONS: Record<Route['operationId'], OperationContract> = {
     requestBody: { schema: 'NewPet', description: 'The animal to add, as a JSON object of at most 64 KiB.' },
     success: {
       status: 201,
-      description: 'Animal added (or, with an `Idempotency-Key` seen before, the animal that key added); the body carries the assigned `id`.',
+      description:
+        'Animal added (or, with an `Idempotency-Key` seen before, the animal that key added); the body carries the assigned `id`.',
       schema: 'Pet',
       headers: ['Location', 'IdempotentReplayed'],
     },
@@ -109,13 +110,15 @@ export const OPERATIONS: Record<Route['operationId'], OperationContract> = {
 export const PARAMETER_DESCRIPTIONS: Record<string, string> = {
   limit: `Maximum number of animals returned, from ${LIST_LIMIT.min} to ${LIST_LIMIT.max}.`,
   status: 'Return only the animals with this availability status (case-sensitive).',
-  cursor: 'Where the page starts: the opaque value from the previous page\'s `Link: <…>; rel="next"` header. It belongs to the `status` filter it was issued for.',
+  cursor:
+    'Where the page starts: the opaque value from the previous page\'s `Link: <…>; rel="next"` header. It belongs to the `status` filter it was issued for.',
   petId: 'Identifier of the animal to retrieve.',
 };
 
 /** What each error code means, in the words of an operation's response. */
 export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
-  validation_failed: '`validation_failed`: the request body, a query or a path parameter is invalid; the message names every offending field.',
+  validation_failed:
+    '`validation_failed`: the request body, a query or a path parameter is invalid; the message names every offending field.',
   invalid_cursor: '`invalid_cursor`: the `cursor` is damaged, truncated, or belongs to another `status` filter.',
   unauthorized: '`unauthorized`: the API key is missing, malformed, unknown, revoked or expired, or the scheme is not `Bearer`.',
   not_found: '`not_found`: no animal exists for `petId`.',
@@ -126,7 +129,8 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   too_many_requests: "`too_many_requests`: the stage's throttle refused the request (answered by API Gateway); retry later.",
   internal_error: '`internal_error`: an unexpected error. It is logged under the request id; quote `X-Request-Id` when reporting it.',
   forbidden: '`forbidden`: refused by the gateway itself (no operation of this API answers 403 today).',
-  gateway_timeout: '`gateway_timeout`: the function did not answer within the gateway timeout (it is bounded at 10 s, so this should not happen).',
+  gateway_timeout:
+    '`gateway_timeout`: the function did not answer within the gateway timeout (it is bounded at 10 s, so this should not happen).',
   service_unavailable:
     '`service_unavailable`: the data store is throttled, unreachable or too slow to answer in time. Retry after `Retry-After` seconds; ' +
     'a create is safe to retry with an `Idempotency-Key`.',
@@ -193,7 +197,8 @@ export const HEADERS = {
   },
   WWWAuthenticate: {
     name: 'WWW-Authenticate',
-    description: 'The authentication challenge (RFC 6750): `Bearer realm="petstore"`, with `error="invalid_token"` when a key was given but is not valid.',
+    description:
+      'The authentication challenge (RFC 6750): `Bearer realm="petstore"`, with `error="invalid_token"` when a key was given but is not valid.',
     required: true,
     schema: { type: 'string', pattern: '^Bearer realm="petstore"(, error="invalid_token")?$' },
   },

@@ -58,7 +58,10 @@ function responseHeaders(uses: readonly HeaderUse[]): Record<string, HeaderObjec
       const id = typeof use === 'string' ? use : use.id;
       const { name, description, required, schema } = HEADERS[id];
       const optional = !required || typeof use !== 'string';
-      return [name, optional ? { description, required: false, schema: asParameterSchema(schema) } : { $ref: `#/components/headers/${id}` }];
+      return [
+        name,
+        optional ? { description, required: false, schema: asParameterSchema(schema) } : { $ref: `#/components/headers/${id}` },
+      ];
     }),
   );
 }
@@ -77,10 +80,7 @@ const jsonContent = (schema: JsonSchema): Record<string, MediaTypeObject> => ({ 
 /** The Error body, narrowed to the codes of one status and to that status. */
 function errorSchema(status: number, codes: readonly ErrorCode[]): JsonSchema {
   return {
-    allOf: [
-      componentRef('Error'),
-      { type: 'object', properties: { code: { enum: [...codes] }, status: { const: status } } },
-    ],
+    allOf: [componentRef('Error'), { type: 'object', properties: { code: { enum: [...codes] }, status: { const: status } } }],
   };
 }
 
@@ -98,7 +98,9 @@ function errorResponses(codes: readonly ErrorCode[], operationHeaders: readonly 
       description: [
         ...statusCodes.map((code) => ERROR_DESCRIPTIONS[code]),
         ...(GATEWAY_MADE_STATUSES.has(status) && own.length > 0
-          ? ['API Gateway can give this status too (a function that failed or could not run); its answer lacks the operation\'s own headers.']
+          ? [
+              "API Gateway can give this status too (a function that failed or could not run); its answer lacks the operation's own headers.",
+            ]
           : []),
       ].join(' '),
       headers: responseHeaders(['XRequestId', ...statusCodes.flatMap((code) => ERROR_HEADERS[code] ?? []), ...own]),
@@ -135,13 +137,22 @@ interface BuildContext {
 
 function operation(route: Route, contract: OperationContract, context: BuildContext): OperationObject {
   const parameters: ParameterObject[] = [];
-  for (const [where, id] of [['path', contract.path], ['query', contract.query]] as const) {
+  for (const [where, id] of [
+    ['path', contract.path],
+    ['query', contract.query],
+  ] as const) {
     if (!id) continue;
     const { properties, required } = context.schemas.parameters[id];
     for (const [name, schema] of Object.entries(properties)) {
       const description = PARAMETER_DESCRIPTIONS[name];
       if (!description) throw new Error(`Parameter ${name} of ${route.operationId} has no description in PARAMETER_DESCRIPTIONS`);
-      parameters.push({ name, in: where, description, required: where === 'path' || required.includes(name), schema: asParameterSchema(schema) });
+      parameters.push({
+        name,
+        in: where,
+        description,
+        required: where === 'path' || required.includes(name),
+        schema: asParameterSchema(schema),
+      });
     }
   }
   parameters.push(...(contract.headers ?? []));

@@ -40,10 +40,20 @@ export interface ComponentDescription {
 const COMPONENTS = [
   { id: 'PetStatus', schema: PetStatus, io: 'output', description: 'Availability status of an animal.' },
   { id: 'Pet', schema: Pet, io: 'output', description: 'An animal, as returned. `status` is absent when it was not given on creation.' },
-  { id: 'NewPet', schema: NewPet, io: 'input', description: 'An animal, as sent on creation. The service assigns `id`; sending it is an error.' },
+  {
+    id: 'NewPet',
+    schema: NewPet,
+    io: 'input',
+    description: 'An animal, as sent on creation. The service assigns `id`; sending it is an error.',
+  },
   { id: 'Pets', schema: Pets, io: 'output', description: 'A page of animals: the body of `listPets`.' },
   { id: 'ErrorCode', schema: ErrorCode, io: 'output', description: 'Machine-readable error code.' },
-  { id: 'Error', schema: ErrorBody, io: 'output', description: 'Every error answer: `status` repeats the HTTP status code of the response.' },
+  {
+    id: 'Error',
+    schema: ErrorBody,
+    io: 'output',
+    description: 'Every error answer: `status` repeats the HTTP status code of the response.',
+  },
 ] as const;
 
 /** Request parameter objects, converted for their properties only (one parameter each). */
@@ -69,8 +79,16 @@ export interface GeneratedSchemas {
  * inside an OpenAPI 3.1 document the dialect is the document's and the location is the component's.
  */
 export function generateSchemas(): GeneratedSchemas {
-  const output = convert(COMPONENTS.filter((c) => c.io === 'output'), [], 'output');
-  const input = convert(COMPONENTS.filter((c) => c.io === 'input'), PARAMETER_SCHEMAS, 'input');
+  const output = convert(
+    COMPONENTS.filter((c) => c.io === 'output'),
+    [],
+    'output',
+  );
+  const input = convert(
+    COMPONENTS.filter((c) => c.io === 'input'),
+    PARAMETER_SCHEMAS,
+    'input',
+  );
 
   const components = {} as Record<ComponentId, JsonSchema>;
   for (const { id, description } of COMPONENTS) {
@@ -121,6 +139,10 @@ function convert(
 
 /** One zod schema as a standalone JSON Schema (a header's, say), without zod's `$schema`. */
 export function standaloneSchema(schema: z.core.$ZodType): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'throw' }) as JsonSchema;
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io: 'input',
+    unrepresentable: 'throw',
+  }) as JsonSchema;
   return rest;
 }

@@ -39,4 +39,5 @@ export type OpenApiDocument = Omit<OpenAPIV3_1.Document<GatewayResponsesExtensio
 export const asSchema = (schema: JsonSchema): SchemaObject => schema as SchemaObject;
 
 /** The same, where openapi-types (12.1) types a schema with its OpenAPI 3.0 view: parameters and headers. */
-export const asParameterSchema = (schema: JsonSchema): NonNullable<ParameterObject['schema']> => schema as NonNullable<ParameterObject['schema']>;
+export const asParameterSchema = (schema: JsonSchema): NonNullable<ParameterObject['schema']> =>
+  schema as NonNullable<ParameterObject['schema']>;

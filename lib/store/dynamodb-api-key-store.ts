@@ -3,13 +3,7 @@
  * issuing, listing and revoking are for the key CLI (infra/keys-cli.ts).
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  paginateScan,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, paginateScan, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import type { ApiKeyLookup } from '../auth/key-verifier.ts';
 import { classifyStoreError } from './errors.ts';

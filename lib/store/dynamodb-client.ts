@@ -34,10 +34,13 @@ class AttemptDeadlineHandler extends NodeHttpHandler {
     const result = await super.handle(...args);
     const body = result.response.body as Readable | undefined;
     if (body && typeof body.destroy === 'function' && !body.readableEnded) {
-      const timer = setTimeout(() => {
-        const message = `the store's response did not complete within ${ATTEMPT_DEADLINE_MS} ms`;
-        body.destroy(Object.assign(new Error(message), { name: 'TimeoutError' }));
-      }, Math.max(0, started + ATTEMPT_DEADLINE_MS - Date.now()));
+      const timer = setTimeout(
+        () => {
+          const message = `the store's response did not complete within ${ATTEMPT_DEADLINE_MS} ms`;
+          body.destroy(Object.assign(new Error(message), { name: 'TimeoutError' }));
+        },
+        Math.max(0, started + ATTEMPT_DEADLINE_MS - Date.now()),
+      );
       body.once('close', () => clearTimeout(timer));
     }
     return result;
@@ -59,9 +62,7 @@ export function createDocumentClient(options: ClientOptions = {}): DynamoDBDocum
           endpoint: options.endpoint,
           region: process.env.AWS_REGION ?? 'us-east-1',
           // A local server accepts any credentials; these keep the SDK from searching for real ones.
-          credentials: process.env.AWS_ACCESS_KEY_ID
-            ? undefined
-            : { accessKeyId: 'local', secretAccessKey: 'local' },
+          credentials: process.env.AWS_ACCESS_KEY_ID ? undefined : { accessKeyId: 'local', secretAccessKey: 'local' },
         }
       : {}),
   });

@@ -105,9 +105,7 @@ export class DynamoDbPetStore implements PetStore {
   async get(id: number): Promise<Pet | undefined> {
     try {
       // Strongly consistent, so a pet can be read back the moment its create has answered.
-      const { Item } = await this.#client.send(
-        new GetCommand({ TableName: this.#tableName, Key: { id }, ConsistentRead: true }),
-      );
+      const { Item } = await this.#client.send(new GetCommand({ TableName: this.#tableName, Key: { id }, ConsistentRead: true }));
       return Item ? toPet(Item) : undefined;
     } catch (error) {
       throw classifyStoreError(error, 'get pet');

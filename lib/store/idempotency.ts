@@ -58,7 +58,11 @@ export class IdempotencyProtocol {
   readonly #now: () => number;
   readonly #newPetId: () => number;
 
-  constructor(records: IdempotencyRecordStore, pets: PetWrites, { now = Date.now, newPetId = () => generatePetId() }: IdempotencyProtocolOptions = {}) {
+  constructor(
+    records: IdempotencyRecordStore,
+    pets: PetWrites,
+    { now = Date.now, newPetId = () => generatePetId() }: IdempotencyProtocolOptions = {},
+  ) {
     this.#records = records;
     this.#pets = pets;
     this.#now = now;
@@ -101,5 +105,7 @@ export function idempotencyRecordKey(callerId: string, idempotencyKey: string): 
 
 /** Hash of the pet's fields in a fixed order: bodies that parse to the same pet hash alike. */
 export function hashNewPet(pet: NewPet): string {
-  return createHash('sha256').update(JSON.stringify([pet.name, pet.categoryId, pet.status ?? null])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([pet.name, pet.categoryId, pet.status ?? null]))
+    .digest('hex');
 }

@@ -21,18 +21,33 @@ afterAll(async () => {
 });
 
 /** node:http, so that Host and every other header go out exactly as given. */
-function send(method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined> }> {
+function send(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined> }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: base.hostname, port: base.port, method, path: `${base.pathname}${path}`, headers: { authorization: `Bearer ${api.apiKey}`, ...headers } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
-    });
+    const req = httpRequest(
+      {
+        host: base.hostname,
+        port: base.port,
+        method,
+        path: `${base.pathname}${path}`,
+        headers: { authorization: `Bearer ${api.apiKey}`, ...headers },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
 }
 
-const createWith = (headers: Record<string, string>) => send('POST', '/pets', { 'content-type': 'application/json', ...headers }, JSON.stringify({ name: 'Url', categoryId: 1 }));
+const createWith = (headers: Record<string, string>) =>
+  send('POST', '/pets', { 'content-type': 'application/json', ...headers }, JSON.stringify({ name: 'Url', categoryId: 1 }));
 const own = () => `http://${base.host}${base.pathname}`;
 
 describe('absolute URLs', () => {
@@ -49,7 +64,10 @@ describe('absolute URLs', () => {
   });
 
   it('Link carries exactly one link, whatever X-Forwarded-Proto tries to add', async () => {
-    const res = await send('GET', '/pets?status=sold&limit=1', { 'x-forwarded-proto': 'https://evil.example/x>; rel="next", <https', host: 'evil.example' });
+    const res = await send('GET', '/pets?status=sold&limit=1', {
+      'x-forwarded-proto': 'https://evil.example/x>; rel="next", <https',
+      host: 'evil.example',
+    });
     expect(res.status).toBe(200);
     const link = String(res.headers.link);
     expect(link).toMatch(new RegExp(`^<${own()}/pets\\?limit=1&status=sold&cursor=[^>]+>; rel="next"$`));

@@ -101,7 +101,11 @@ describe('ambiguous credentials', () => {
     ]) {
       const res = await rawRequest(`${api.url}${target}`, {
         method: operation === 'createPet' ? 'POST' : 'GET',
-        headers: [['Authorization', pair[0] as string], ['authorization', pair[1] as string], ['Content-Type', 'application/json']],
+        headers: [
+          ['Authorization', pair[0] as string],
+          ['authorization', pair[1] as string],
+          ['Content-Type', 'application/json'],
+        ],
         ...(body ? { body } : {}),
       });
       expect(rawError(res, 401, 'unauthorized').message).toMatch(/exactly one/);
@@ -161,7 +165,7 @@ describe('accepted credentials', () => {
     expect(await expectJson(await call('getPet', `Bearer ${futureKey}`), 200)).toEqual(pet);
   });
 
-  it('the helper\'s other-token option is refused too', async () => {
+  it("the helper's other-token option is refused too", async () => {
     await expectUnauthorized(await api.request('/pets', { auth: 'other' }));
   });
 });

@@ -23,7 +23,10 @@ afterAll(async () => {
 
 const get = (path: string, acceptEncoding?: string, auth = true) =>
   rawRequest(`${api.url}${path}`, {
-    headers: [...(auth ? [['Authorization', `Bearer ${api.apiKey}`] as [string, string]] : []), ...(acceptEncoding ? [['Accept-Encoding', acceptEncoding] as [string, string]] : [])],
+    headers: [
+      ...(auth ? [['Authorization', `Bearer ${api.apiKey}`] as [string, string]] : []),
+      ...(acceptEncoding ? [['Accept-Encoding', acceptEncoding] as [string, string]] : []),
+    ],
   });
 
 describe('compression', () => {

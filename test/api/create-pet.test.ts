@@ -271,7 +271,11 @@ describe('createPet: Content-Type', () => {
 
   it('stores nothing for a refused request', async () => {
     const name = 'Refused-415-marker';
-    await expectError(await postRaw(JSON.stringify({ name, categoryId: 1 }), { 'content-type': 'text/plain' }), 415, 'unsupported_media_type');
+    await expectError(
+      await postRaw(JSON.stringify({ name, categoryId: 1 }), { 'content-type': 'text/plain' }),
+      415,
+      'unsupported_media_type',
+    );
     const { pets } = await walkPages(api, '/pets?limit=100');
     expect(pets.map((p) => p.name)).not.toContain(name);
   });

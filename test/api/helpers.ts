@@ -189,7 +189,9 @@ export interface RawResponse {
 export function rawRequest(url: string, init: { method?: string; headers: [string, string][]; body?: string }): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     // Given as raw lines, the headers replace Node's defaults, Host among them.
-    const lines = init.headers.some(([name]) => name.toLowerCase() === 'host') ? init.headers : [['Host', new URL(url).host], ...init.headers];
+    const lines = init.headers.some(([name]) => name.toLowerCase() === 'host')
+      ? init.headers
+      : [['Host', new URL(url).host], ...init.headers];
     const req = httpRequest(url, { method: init.method ?? 'GET', headers: lines.flat() }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));

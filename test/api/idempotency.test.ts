@@ -64,7 +64,11 @@ describe('Idempotency-Key', () => {
     const reused = await create({ name: 'Different', categoryId: 1 }, key);
     expect(reused.status).toBe(422);
     expect(reused.headers.get('content-type')).toBe('application/json');
-    expect(await reused.json()).toEqual({ code: 'idempotency_key_reused', message: expect.stringContaining('Idempotency-Key'), status: 422 });
+    expect(await reused.json()).toEqual({
+      code: 'idempotency_key_reused',
+      message: expect.stringContaining('Idempotency-Key'),
+      status: 422,
+    });
     expect(await countByName('Different')).toBe(0);
   });
 
@@ -106,11 +110,13 @@ describe('Idempotency-Key', () => {
     const bare = await create({ name: 'Quoted', categoryId: 1 }, key);
     expect(await bare.json()).toEqual(await quoted.json());
     for (const bad of ['', 'a'.repeat(256), 'with space', 'caf\u00e9', '""', 'a"b', '"unbalanced']) {
-      const response = await api.request('/pets', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'idempotency-key': bad },
-        body: JSON.stringify({ name: 'Bad key', categoryId: 1 }),
-      }).catch(() => undefined);
+      const response = await api
+        .request('/pets', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'idempotency-key': bad },
+          body: JSON.stringify({ name: 'Bad key', categoryId: 1 }),
+        })
+        .catch(() => undefined);
       // fetch itself refuses some header values; those never reach the service.
       if (response) {
         expect(response.status, JSON.stringify(bad)).toBe(400);

@@ -48,7 +48,11 @@ beforeAll(async () => {
   await send('list', '/pets');
   await send('list filtered', '/pets?status=available&limit=1');
   await send('get', `/pets/${pet.id}`);
-  await send('create', '/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'A', categoryId: 1 }) });
+  await send('create', '/pets', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'A', categoryId: 1 }),
+  });
   await send('lowercase scheme', '/pets', { headers: { authorization: `bearer ${key}` } });
   await send('uppercase scheme', '/pets', { headers: { authorization: `BEARER ${key}` } });
   // Client errors, with the key in the Authorization header.
@@ -62,8 +66,16 @@ beforeAll(async () => {
   // The key where it does not belong: in the query and in the body (the client's mistake; still never logged).
   await send('key in query', `/pets?${encodeURIComponent(key)}=1`);
   await send('key in query value', `/pets?stauts=${encodeURIComponent(key)}`);
-  await send('key as body field', '/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'B', categoryId: 1, [key]: key }) });
-  await send('key as name', '/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: key, categoryId: 1 }) });
+  await send('key as body field', '/pets', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'B', categoryId: 1, [key]: key }),
+  });
+  await send('key as name', '/pets', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: key, categoryId: 1 }),
+  });
   // Authentication failures.
   await send('401 other key', '/pets', { auth: otherKey });
   await send('401 garbage', '/pets', { auth: 'garbage-token-value' });
@@ -144,9 +156,16 @@ describe('log output', () => {
     const access = parsed().filter((r) => r.message === 'request');
     const byFunction = Map.groupBy(access, (r) => String(r.functionName));
     // `list-pets` locally, `PetStore-<stage>-list-pets` as deployed.
-    expect([...byFunction.keys()].map((name) => /(create-pet|get-pet|list-pets)$/.exec(name)?.[1]).sort()).toEqual(['create-pet', 'get-pet', 'list-pets']);
+    expect([...byFunction.keys()].map((name) => /(create-pet|get-pet|list-pets)$/.exec(name)?.[1]).sort()).toEqual([
+      'create-pet',
+      'get-pet',
+      'list-pets',
+    ]);
     for (const [functionName, records] of byFunction) {
-      expect(records.map((r) => r.coldStart), functionName).toEqual([true, ...records.slice(1).map(() => false)]);
+      expect(
+        records.map((r) => r.coldStart),
+        functionName,
+      ).toEqual([true, ...records.slice(1).map(() => false)]);
     }
   });
 

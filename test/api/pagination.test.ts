@@ -4,17 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
-import {
-  createPets,
-  expectError,
-  expectJson,
-  nextLink,
-  PET_STATUSES,
-  type Pet,
-  type Status,
-  sortedIds,
-  walkPages,
-} from './helpers.ts';
+import { createPets, expectError, expectJson, nextLink, PET_STATUSES, type Pet, type Status, sortedIds, walkPages } from './helpers.ts';
 
 let api: TestApi;
 let pets: Pet[] = [];
@@ -149,7 +139,10 @@ describe('refused cursors', () => {
 
   it('a cursor longer than the documented 128 characters → 400 validation_failed naming cursor and the bound', async () => {
     const cursor = await firstCursor('limit=2');
-    await expectError(await listWith({ cursor: `${cursor}${'A'.repeat(129 - cursor.length)}` }), 400, 'validation_failed', ['cursor', '128']);
+    await expectError(await listWith({ cursor: `${cursor}${'A'.repeat(129 - cursor.length)}` }), 400, 'validation_failed', [
+      'cursor',
+      '128',
+    ]);
   });
 
   it('a cursor given twice → 400', async () => {

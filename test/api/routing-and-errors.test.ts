@@ -7,16 +7,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '#lib/auth/api-keys.ts';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
-import {
-  createPet,
-  expectError,
-  expectJson,
-  expectJsonContentType,
-  expectRequestId,
-  origin,
-  type Pet,
-  postJson,
-} from './helpers.ts';
+import { createPet, expectError, expectJson, expectJsonContentType, expectRequestId, origin, type Pet, postJson } from './helpers.ts';
 
 let api: TestApi;
 let pet: Pet;
@@ -215,7 +206,9 @@ describe('local API fidelity', () => {
   });
 
   it('accepts a body that starts with a byte order mark (RFC 8259 lets a parser ignore it)', async () => {
-    const body = new Uint8Array(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ name: 'Bom', categoryId: 1 }))]));
+    const body = new Uint8Array(
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ name: 'Bom', categoryId: 1 }))]),
+    );
     const res = await api.request('/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     expect((await expectJson<Pet>(res, 201)).name).toBe('Bom');
   });

@@ -44,7 +44,11 @@ describe('server-side failures', () => {
   it('answers 500 internal_error revealing nothing when a handler fails unexpectedly', async () => {
     // A misconfigured table name: the store answers ResourceNotFoundException, which is a bug, not an outage.
     await withEnv({ [ENV.petsTable]: 'NoSuchTable' }, async () => {
-      for (const res of [await api.request('/pets'), await postJson(api, { name: 'Bug', categoryId: 1 }), await api.request(`/pets/${pet.id}`)]) {
+      for (const res of [
+        await api.request('/pets'),
+        await postJson(api, { name: 'Bug', categoryId: 1 }),
+        await api.request(`/pets/${pet.id}`),
+      ]) {
         const body = await expectError(res, 500, 'internal_error');
         expect(body.message).not.toMatch(/NoSuchTable|ResourceNotFound|dynamo|table/i);
       }

@@ -63,7 +63,10 @@ export async function measureColdStarts(input: ColdStartInput): Promise<ColdStar
       }
     }
   }
-  return input.bundles.map((b) => ({ name: b.name, ...(results.get(b.name) as { deployed: ColdStartSample[]; withoutSourceMaps: ColdStartSample[] }) }));
+  return input.bundles.map((b) => ({
+    name: b.name,
+    ...(results.get(b.name) as { deployed: ColdStartSample[]; withoutSourceMaps: ColdStartSample[] }),
+  }));
 }
 
 function spawnOnce(env: NodeJS.ProcessEnv): Promise<ColdStartSample> {

@@ -50,8 +50,14 @@ export function synthFunctionConfigs(): FunctionConfig[] {
     const configs: FunctionConfig[] = [];
     for (const stage of STAGE_NAMES) {
       const stack = stacks[stage];
-      const resources = assembly.getStackByName(stack.stackName).template.Resources as Record<string, { Properties: Record<string, unknown> }>;
-      for (const [functionName, fn] of Object.entries(stack.functions) as [Route['functionName'], (typeof stack.functions)[Route['functionName']]][]) {
+      const resources = assembly.getStackByName(stack.stackName).template.Resources as Record<
+        string,
+        { Properties: Record<string, unknown> }
+      >;
+      for (const [functionName, fn] of Object.entries(stack.functions) as [
+        Route['functionName'],
+        (typeof stack.functions)[Route['functionName']],
+      ][]) {
         const resource = fn.node.defaultChild;
         if (!resource || !CfnElement.isCfnElement(resource)) throw new Error(`no CloudFormation resource for ${functionName}`);
         const properties = resources[stack.getLogicalId(resource)]?.Properties ?? {};
@@ -76,7 +82,8 @@ export function itemSizeBytes(item: Record<string, string | number>): number {
   let size = 0;
   for (const [name, value] of Object.entries(item)) {
     size += Buffer.byteLength(name);
-    size += typeof value === 'string' ? Buffer.byteLength(value) : Math.ceil(String(Math.abs(value)).replace(/^0+|\.|0+$/g, '').length / 2) + 1;
+    size +=
+      typeof value === 'string' ? Buffer.byteLength(value) : Math.ceil(String(Math.abs(value)).replace(/^0+|\.|0+$/g, '').length / 2) + 1;
   }
   return size;
 }
@@ -102,7 +109,11 @@ export function requestUnits(scenario: ScenarioId, pet: Record<string, string | 
   const pageRru = 0.5 * Math.ceil(pageBytes / 4096);
   switch (scenario) {
     case 'list':
-      return { rru: pageRru, wru: 0, note: `Scan, Limit 21, eventually consistent: 21 × ${itemSizeBytes(pet)} B = ${pageBytes} B → ${pageRru} RRU` };
+      return {
+        rru: pageRru,
+        wru: 0,
+        note: `Scan, Limit 21, eventually consistent: 21 × ${itemSizeBytes(pet)} B = ${pageBytes} B → ${pageRru} RRU`,
+      };
     case 'list-status':
       return { rru: pageRru, wru: 0, note: `Query on byStatus (GSI reads are eventually consistent): ${pageBytes} B → ${pageRru} RRU` };
     case 'get':
@@ -202,7 +213,17 @@ export function costPerMillion(input: CostInput): CostRow {
 
 export function costTable(rows: readonly CostRow[]): string {
   return markdownTable(
-    ['operation', 'memory, arch', 'billed ms (est.)', 'Lambda compute', 'Lambda requests', 'API Gateway', 'DynamoDB', 'CloudWatch Logs', '**total / 1M**'],
+    [
+      'operation',
+      'memory, arch',
+      'billed ms (est.)',
+      'Lambda compute',
+      'Lambda requests',
+      'API Gateway',
+      'DynamoDB',
+      'CloudWatch Logs',
+      '**total / 1M**',
+    ],
     rows.map((r) => [
       r.input.label,
       `${r.input.config.memoryMb} MB, ${r.input.config.architecture}`,

@@ -68,7 +68,13 @@ export async function measureLoad(
   const request: AutocannonRequest = {
     setupRequest: (req) => {
       const spec = requestFor(scenario, context.ids, ++n);
-      return { ...req, method: spec.method, path: `${basePath}${spec.path}`, headers: requestHeaders(context.apiKey, spec), body: spec.body };
+      return {
+        ...req,
+        method: spec.method,
+        path: `${basePath}${spec.path}`,
+        headers: requestHeaders(context.apiKey, spec),
+        body: spec.body,
+      };
     },
   };
   const run = (duration: number) => autocannon({ url: target.url, connections: settings.connections, duration, requests: [request] });

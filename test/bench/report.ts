@@ -60,19 +60,39 @@ export function checks(run: BenchRun): Check[] {
   const floorImport = importMedian(run, FLOOR);
   for (const name of FUNCTION_NAMES) {
     const ratio = importMedian(run, name) / floorImport;
-    out.push({ target: `import ≤ ${TARGETS.importRatio}× floor`, subject: name, measured: `${fixed(ratio, 2)}×`, met: ratio <= TARGETS.importRatio });
+    out.push({
+      target: `import ≤ ${TARGETS.importRatio}× floor`,
+      subject: name,
+      measured: `${fixed(ratio, 2)}×`,
+      met: ratio <= TARGETS.importRatio,
+    });
   }
   for (const name of FUNCTION_NAMES) {
     const delta = (bundleOf(run, name).bytes - floor.bytes) / 1024;
-    out.push({ target: `bundle ≤ floor + ${TARGETS.bundleDeltaKb} KB`, subject: name, measured: `+${fixed(delta)} KB`, met: delta <= TARGETS.bundleDeltaKb });
+    out.push({
+      target: `bundle ≤ floor + ${TARGETS.bundleDeltaKb} KB`,
+      subject: name,
+      measured: `+${fixed(delta)} KB`,
+      met: delta <= TARGETS.bundleDeltaKb,
+    });
   }
   for (const row of run.throughput) {
     const ratio = row.api.rps / row.baseline.rps;
-    out.push({ target: `throughput ≥ ${TARGETS.throughputRatio}× baseline`, subject: labelOf(row.scenario), measured: `${fixed(ratio, 2)}×`, met: ratio >= TARGETS.throughputRatio });
+    out.push({
+      target: `throughput ≥ ${TARGETS.throughputRatio}× baseline`,
+      subject: labelOf(row.scenario),
+      measured: `${fixed(ratio, 2)}×`,
+      met: ratio >= TARGETS.throughputRatio,
+    });
   }
   for (const scenario of ['list', 'list-status'] as const) {
     const ratio = scalingRatio(run, scenario, 'api', 'p50Ms');
-    out.push({ target: `list latency 50k/1k ≤ ${TARGETS.listScalingRatio}`, subject: labelOf(scenario), measured: `${fixed(ratio, 2)} (p50)`, met: ratio <= TARGETS.listScalingRatio });
+    out.push({
+      target: `list latency 50k/1k ≤ ${TARGETS.listScalingRatio}`,
+      subject: labelOf(scenario),
+      measured: `${fixed(ratio, 2)} (p50)`,
+      met: ratio <= TARGETS.listScalingRatio,
+    });
   }
   return out;
 }
@@ -119,7 +139,8 @@ export function render(run: BenchRun): string {
     `${fixed(r.adapter.rps / r.baseline.rps, 2)}×`,
     `${fixed(r.api.rps / r.adapter.rps, 2)}×`,
   ]);
-  const triple = (r: ThroughputRow, f: (l: LoadResult) => number, digits: number) => [r.api, r.adapter, r.baseline].map((l) => fixed(f(l), digits)).join(' / ');
+  const triple = (r: ThroughputRow, f: (l: LoadResult) => number, digits: number) =>
+    [r.api, r.adapter, r.baseline].map((l) => fixed(f(l), digits)).join(' / ');
   const detailRows = run.throughput.map((r) => [
     labelOf(r.scenario),
     triple(r, (l) => l.p50Ms, 1),
@@ -130,8 +151,15 @@ export function render(run: BenchRun): string {
     fixed(r.api.storeCpuMs, 3),
   ]);
   const measurements = [
-    ...run.throughput.flatMap((r) => (['api', 'adapter', 'baseline'] as const).map((who) => ({ what: `${labelOf(r.scenario)}, ${who}`, result: r[who] }))),
-    ...run.scaling.flatMap((r) => (['api', 'baseline'] as const).map((who) => ({ what: `${labelOf(r.scenario)} at ${thousands(r.pets)} pets, ${who}`, result: r[who] }))),
+    ...run.throughput.flatMap((r) =>
+      (['api', 'adapter', 'baseline'] as const).map((who) => ({ what: `${labelOf(r.scenario)}, ${who}`, result: r[who] })),
+    ),
+    ...run.scaling.flatMap((r) =>
+      (['api', 'baseline'] as const).map((who) => ({
+        what: `${labelOf(r.scenario)} at ${thousands(r.pets)} pets, ${who}`,
+        result: r[who],
+      })),
+    ),
   ];
   const problems = measurements.filter((m) => m.result.non2xx > 0 || m.result.errors > 0);
 
@@ -209,7 +237,18 @@ right after the import, against the local store (the functions authenticate firs
 calls against the floor's one; they build their client on this call, the floor at import).
 
 ${markdownTable(
-  ['bundle', 'bytes', 'KB', 'Δ floor KB', 'import ms (as deployed)', '× floor', 'import ms (no source maps)', '× floor', 'first invocation ms', '× floor'],
+  [
+    'bundle',
+    'bytes',
+    'KB',
+    'Δ floor KB',
+    'import ms (as deployed)',
+    '× floor',
+    'import ms (no source maps)',
+    '× floor',
+    'first invocation ms',
+    '× floor',
+  ],
   coldRows,
 )}
 

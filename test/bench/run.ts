@@ -33,7 +33,9 @@ const QUICK = process.env.BENCH_QUICK === '1';
 
 const SETTINGS = {
   coldStartRuns: QUICK ? 3 : 15,
-  load: (QUICK ? { durationSeconds: 1, warmupSeconds: 0.5, connections: 10 } : { durationSeconds: 5, warmupSeconds: 2, connections: 10 }) satisfies LoadSettings,
+  load: (QUICK
+    ? { durationSeconds: 1, warmupSeconds: 0.5, connections: 10 }
+    : { durationSeconds: 5, warmupSeconds: 2, connections: 10 }) satisfies LoadSettings,
   /** Each load measurement is taken this many times, the servers' order reversed every round. */
   rounds: QUICK ? 1 : 2,
   /** Pets in the throughput tables, and the two sizes of the list-scaling table. */
@@ -119,7 +121,8 @@ async function main(): Promise<void> {
   });
   await timing.stop();
   for (const t of handlerTimings) {
-    if (Object.keys(t.statuses).some((s) => Number(s) >= 300)) throw new Error(`handler timing ${t.scenario}: ${JSON.stringify(t.statuses)}`);
+    if (Object.keys(t.statuses).some((s) => Number(s) >= 300))
+      throw new Error(`handler timing ${t.scenario}: ${JSON.stringify(t.statuses)}`);
   }
 
   progress(`throughput: local API, adapter with bare handlers, baseline (${SETTINGS.rounds} rounds)`);
@@ -132,7 +135,11 @@ async function main(): Promise<void> {
   };
   type Who = keyof typeof servers;
   /** Every server of `who`, each `rounds` times, the order reversed every other round. */
-  const compare = async <W extends Who>(who: readonly W[], scenario: ScenarioId, target: (w: W) => { url: string; server: WorkerProcess }) => {
+  const compare = async <W extends Who>(
+    who: readonly W[],
+    scenario: ScenarioId,
+    target: (w: W) => { url: string; server: WorkerProcess },
+  ) => {
     const rounds = new Map<W, LoadResult[]>(who.map((w) => [w, []]));
     for (let round = 0; round < SETTINGS.rounds; round++) {
       for (const w of round % 2 === 0 ? who : [...who].reverse()) {
@@ -145,7 +152,9 @@ async function main(): Promise<void> {
   for (const scenario of SCENARIOS) {
     const result = await compare(['api', 'adapter', 'baseline'] as const, scenario.id, (w) => ({ url: urls[w], server: servers[w] }));
     throughput.push({ scenario: scenario.id, ...result });
-    progress(`  ${scenario.id}: local API ${result.api.rps.toFixed(0)} req/s, adapter ${result.adapter.rps.toFixed(0)} req/s, baseline ${result.baseline.rps.toFixed(0)} req/s`);
+    progress(
+      `  ${scenario.id}: local API ${result.api.rps.toFixed(0)} req/s, adapter ${result.adapter.rps.toFixed(0)} req/s, baseline ${result.baseline.rps.toFixed(0)} req/s`,
+    );
   }
   await Promise.all(Object.values(servers).map((w) => w.stop()));
 
@@ -165,7 +174,9 @@ async function main(): Promise<void> {
     for (const scenario of ['list', 'list-status'] as const) {
       const result = await compare(['api', 'baseline'] as const, scenario, (w) => ({ url: scaleUrls[w], server: scaleServers[w] }));
       scaling.push({ scenario, pets, ...result });
-      progress(`  ${scenario} at ${pets} pets: local API p50 ${result.api.p50Ms.toFixed(2)} ms, baseline p50 ${result.baseline.p50Ms.toFixed(2)} ms`);
+      progress(
+        `  ${scenario} at ${pets} pets: local API p50 ${result.api.p50Ms.toFixed(2)} ms, baseline p50 ${result.baseline.p50Ms.toFixed(2)} ms`,
+      );
     }
   };
   await measureScaling(SETTINGS.scalingSizes[0]);

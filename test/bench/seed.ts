@@ -3,7 +3,12 @@
  * of calls in flight. Ids are consecutive from `firstId`; statuses cycle through available,
  * pending, sold and none (a quarter each, the last absent from the byStatus index).
  */
-import { BatchWriteCommand, type BatchWriteCommandInput, type BatchWriteCommandOutput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  type BatchWriteCommandInput,
+  type BatchWriteCommandOutput,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 
 const BATCH = 25;
 const STATUSES = ['available', 'pending', 'sold', undefined] as const;
@@ -26,7 +31,9 @@ export async function seedPets(
     while (next < ids.length) {
       const chunk = ids.slice(next, next + BATCH);
       next += BATCH;
-      let requestItems: BatchWriteCommandInput['RequestItems'] = { [tableName]: chunk.map((id) => ({ PutRequest: { Item: seedPet(id) } })) };
+      let requestItems: BatchWriteCommandInput['RequestItems'] = {
+        [tableName]: chunk.map((id) => ({ PutRequest: { Item: seedPet(id) } })),
+      };
       for (let attempt = 0; requestItems && Object.keys(requestItems).length > 0; attempt++) {
         if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 20 * 2 ** attempt)));
         const output: BatchWriteCommandOutput = await client.send(new BatchWriteCommand({ RequestItems: requestItems }));

@@ -92,9 +92,7 @@ describe.each(STAGE_NAMES)('%s REST API', (stage: StageName) => {
     expect(method.properties.OperationName).toBe(route.operationId);
     // Staging invokes the function itself; production its `live` alias, which CodeDeploy shifts.
     const target =
-      stage === 'production'
-        ? logicalId(stack.liveAliases?.[route.functionName])
-        : logicalId(stack.functions[route.functionName]);
+      stage === 'production' ? logicalId(stack.liveAliases?.[route.functionName]) : logicalId(stack.functions[route.functionName]);
     expect(JSON.stringify(method.properties.Integration.Uri)).toContain(`"${target}"`);
   });
 
@@ -108,7 +106,11 @@ describe.each(STAGE_NAMES)('%s REST API', (stage: StageName) => {
       'GET /v1/openapi.json',
       'ANY /v1/openapi.json',
     ];
-    expect(methods(template).map((m) => `${m.method} ${m.path}`).sort()).toEqual(expected.sort());
+    expect(
+      methods(template)
+        .map((m) => `${m.method} ${m.path}`)
+        .sort(),
+    ).toEqual(expected.sort());
   });
 
   it.each(resources)('ANY on %s answers 405 with Allow, exactly like local mode', (resource) => {
@@ -139,7 +141,10 @@ describe.each(STAGE_NAMES)('%s REST API', (stage: StageName) => {
     expect(response.StatusCode).toBe('200');
     expect(response.ResponseTemplates['application/json']).toBe(openApiMappingTemplate());
     const generated = buildOpenApiDocument();
-    expect(JSON.parse(response.ResponseTemplates['application/json'])).toEqual({ ...generated, servers: generated.servers.filter((s) => s.url !== LOCAL_SERVER.url) });
+    expect(JSON.parse(response.ResponseTemplates['application/json'])).toEqual({
+      ...generated,
+      servers: generated.servers.filter((s) => s.url !== LOCAL_SERVER.url),
+    });
     expect(response.ResponseParameters['method.response.header.Content-Type']).toBe("'application/json'");
     const other = methodAt(template, '/v1/openapi.json', 'ANY');
     expect(other.properties.Integration.IntegrationResponses[0].StatusCode).toBe('405');

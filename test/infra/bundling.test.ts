@@ -49,10 +49,14 @@ describe.each(functionNames)('bundle of %s', (name) => {
 
   it('loads on Node.js 24 and exports the handler', () => {
     const file = join(assetDir(name), BUNDLE_FILE);
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(file)}); console.log(typeof m.handler);`], {
-      encoding: 'utf8',
-      env: { PATH: process.env.PATH ?? '' },
-    });
+    const out = execFileSync(
+      process.execPath,
+      ['--input-type=module', '-e', `const m = await import(${JSON.stringify(file)}); console.log(typeof m.handler);`],
+      {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '' },
+      },
+    );
     expect(out.trim()).toBe('function');
   });
 

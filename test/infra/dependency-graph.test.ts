@@ -55,8 +55,10 @@ describe('the dependency graph of a template', () => {
   });
 
   it('finds cycles through Fn::Sub and a resource that depends on itself', () => {
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: Fn::Sub's own ${} syntax, not a template literal.
-    expect(cycles({ Resources: { A: { Type: 'T', Properties: { S: { 'Fn::Sub': '${B.Arn}' } } }, B: { Type: 'T', DependsOn: 'A' } } })).toEqual([['A', 'B', 'A']]);
+    expect(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Fn::Sub's own ${} syntax, not a template literal.
+      cycles({ Resources: { A: { Type: 'T', Properties: { S: { 'Fn::Sub': '${B.Arn}' } } }, B: { Type: 'T', DependsOn: 'A' } } }),
+    ).toEqual([['A', 'B', 'A']]);
     expect(cycles({ Resources: { A: { Type: 'T', Properties: { S: { Ref: 'A' } } } } })).toEqual([['A', 'A']]);
   });
 });
@@ -65,11 +67,14 @@ describe('the synthesised stacks', () => {
   const app = synth();
   afterAll(() => app.cleanup());
 
-  it.each(['staging', 'production', 'account'] as const)('PetStore-%s has no dependency cycle, so CloudFormation can order its resources', (name) => {
-    const template = (name === 'account' ? Template.fromStack(app.account) : app.templates[name]).toJSON() as CfnTemplate;
-    const graph = dependencyGraph(template);
-    expect(graph.size).toBeGreaterThan(name === 'account' ? 1 : 50);
-    const found = findCycles(graph).map((cycle) => cycle.join(' → '));
-    expect(found, `circular dependencies in PetStore-${name}:\n${found.join('\n')}`).toEqual([]);
-  });
+  it.each(['staging', 'production', 'account'] as const)(
+    'PetStore-%s has no dependency cycle, so CloudFormation can order its resources',
+    (name) => {
+      const template = (name === 'account' ? Template.fromStack(app.account) : app.templates[name]).toJSON() as CfnTemplate;
+      const graph = dependencyGraph(template);
+      expect(graph.size).toBeGreaterThan(name === 'account' ? 1 : 50);
+      const found = findCycles(graph).map((cycle) => cycle.join(' → '));
+      expect(found, `circular dependencies in PetStore-${name}:\n${found.join('\n')}`).toEqual([]);
+    },
+  );
 });

@@ -43,7 +43,8 @@ function collectReferences(node: Json | undefined, into: Set<string>): void {
       if (typeof target === 'string') into.add(target);
       else collectReferences(value, into);
     } else if (key === 'Fn::Sub') {
-      const [text, variables] = typeof value === 'string' ? [value, {}] : Array.isArray(value) ? [value[0], value[1] ?? {}] : [undefined, {}];
+      const [text, variables] =
+        typeof value === 'string' ? [value, {}] : Array.isArray(value) ? [value[0], value[1] ?? {}] : [undefined, {}];
       const bound = new Set(variables && typeof variables === 'object' && !Array.isArray(variables) ? Object.keys(variables) : []);
       if (typeof text === 'string') {
         // ${Name} and ${Name.Attribute}; ${!Literal} is text.

@@ -46,7 +46,10 @@ describe('lint:cfn', () => {
     const savedPath = process.env.PATH;
     process.env.PATH = path.dirname(process.execPath);
     try {
-      expect(lint(withTemplate({ Topic: { Type: 'AWS::SNS::Topic' } }))).toMatchObject({ code: 2, output: expect.stringContaining('pip install cfn-lint') });
+      expect(lint(withTemplate({ Topic: { Type: 'AWS::SNS::Topic' } }))).toMatchObject({
+        code: 2,
+        output: expect.stringContaining('pip install cfn-lint'),
+      });
     } finally {
       process.env.PATH = savedPath;
     }

@@ -109,7 +109,11 @@ describe.each(STAGE_NAMES)('%s alarms', (stage) => {
     );
     for (const q of operands) {
       expect(q.ReturnData).toBe(false);
-      expect(q.MetricStat).toMatchObject({ Metric: { Namespace: 'AWS/DynamoDB', MetricName: 'ThrottledRequests' }, Period: 60, Stat: 'Sum' });
+      expect(q.MetricStat).toMatchObject({
+        Metric: { Namespace: 'AWS/DynamoDB', MetricName: 'ThrottledRequests' },
+        Period: 60,
+        Stat: 'Sum',
+      });
     }
   });
 
@@ -184,7 +188,10 @@ describe('canary deployments', () => {
       expect(version).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
     }
     const aliases = Object.values(resourcesOf(production, 'AWS::Lambda::Alias'));
-    for (const alias of aliases) expect(Object.keys(versions)).toContain((alias.Properties?.FunctionVersion as { 'Fn::GetAtt': string[] } | undefined)?.['Fn::GetAtt'][0]);
+    for (const alias of aliases)
+      expect(Object.keys(versions)).toContain(
+        (alias.Properties?.FunctionVersion as { 'Fn::GetAtt': string[] } | undefined)?.['Fn::GetAtt'][0],
+      );
   });
 
   it.each(functionNames)('roll %s back on the API, function and table alarms', (name) => {
@@ -215,7 +222,11 @@ describe('canary deployments', () => {
         });
       }
       // Every other deploy keeps the canary and its alarms: the flag is never in cdk.json.
-      expect(groups(plain).every((g) => (g.Properties?.AutoRollbackConfiguration as { Events: string[] } | undefined)?.Events.includes('DEPLOYMENT_STOP_ON_ALARM'))).toBe(true);
+      expect(
+        groups(plain).every((g) =>
+          (g.Properties?.AutoRollbackConfiguration as { Events: string[] } | undefined)?.Events.includes('DEPLOYMENT_STOP_ON_ALARM'),
+        ),
+      ).toBe(true);
       expect(JSON.stringify(cdkJsonContext())).not.toContain('hotfix');
     } finally {
       hotfix.cleanup();
@@ -330,5 +341,9 @@ interface ThrottleQuery {
   readonly Id: string;
   readonly Expression?: string;
   readonly ReturnData?: boolean;
-  readonly MetricStat?: { Metric: { Namespace: string; MetricName: string; Dimensions: { Name: string; Value: unknown }[] }; Period: number; Stat: string };
+  readonly MetricStat?: {
+    Metric: { Namespace: string; MetricName: string; Dimensions: { Name: string; Value: unknown }[] };
+    Period: number;
+    Stat: string;
+  };
 }

@@ -6,13 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_STAGE_SETTINGS,
-  STAGE_NAMES,
-  type StageName,
-  readStageSettings,
-  stackName,
-} from '../../infra/stages.ts';
+import { DEFAULT_STAGE_SETTINGS, STAGE_NAMES, type StageName, readStageSettings, stackName } from '../../infra/stages.ts';
 import { buildApp } from '../../infra/app.ts';
 import { cdkJsonContext } from './synth.ts';
 
@@ -97,7 +91,12 @@ describe('stage settings', () => {
     try {
       const { stacks } = buildApp({
         outdir,
-        context: { ...cdkJsonContext(), 'production.account': '123456789012', 'production.region': 'eu-west-1', 'aws:cdk:bundling-stacks': [] },
+        context: {
+          ...cdkJsonContext(),
+          'production.account': '123456789012',
+          'production.region': 'eu-west-1',
+          'aws:cdk:bundling-stacks': [],
+        },
       });
       // The CLI refuses to deploy an environment-specific stack with credentials for another account.
       expect(stacks.production.environment).toBe('aws://123456789012/eu-west-1');

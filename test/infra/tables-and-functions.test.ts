@@ -38,9 +38,7 @@ const EXPECTED_TABLE_ENV: Record<(typeof functionNames)[number], string[]> = {
 
 function tableLogicalIds(stage: StageName): Record<string, string> {
   const stack = app.stacks[stage];
-  return Object.fromEntries(
-    stack.tables.all.map(({ definition, table }) => [logicalId(table), definition.logicalName]),
-  );
+  return Object.fromEntries(stack.tables.all.map(({ definition, table }) => [logicalId(table), definition.logicalName]));
 }
 
 /** `dynamodb:X <table>[/index/<name>]` for every DynamoDB statement of the function's role. */
@@ -81,15 +79,18 @@ describe.each(STAGE_NAMES)('%s tables', (stage) => {
   const production = stage === 'production';
 
   it.each(allTables.map((t) => [t.logicalName, t] as const))('%s follows its shared definition', (_name, definition) => {
-    const keys = [definition.partitionKey, ...definition.globalSecondaryIndexes.flatMap((i) => [i.partitionKey, ...(i.sortKey ? [i.sortKey] : [])])];
+    const keys = [
+      definition.partitionKey,
+      ...definition.globalSecondaryIndexes.flatMap((i) => [i.partitionKey, ...(i.sortKey ? [i.sortKey] : [])]),
+    ];
     template.hasResource('AWS::DynamoDB::Table', {
       Properties: {
         TableName: `PetStore-${stage}-${definition.logicalName}`,
         BillingMode: 'PAY_PER_REQUEST',
         KeySchema: [{ AttributeName: definition.partitionKey.name, KeyType: 'HASH' }],
-        AttributeDefinitions: Match.arrayEquals(
-          [...new Map(keys.map((k) => [k.name, { AttributeName: k.name, AttributeType: k.type }])).values()],
-        ),
+        AttributeDefinitions: Match.arrayEquals([
+          ...new Map(keys.map((k) => [k.name, { AttributeName: k.name, AttributeType: k.type }])).values(),
+        ]),
         GlobalSecondaryIndexes:
           definition.globalSecondaryIndexes.length === 0
             ? Match.absent()
@@ -194,9 +195,15 @@ describe.each(STAGE_NAMES)('%s functions', (stage) => {
       );
       // X-Ray's two write actions support no resource-level permission: the one wildcard allowed,
       // and only where the stage traces (production by default).
-      const statements = policies.flatMap((p) => (p.Properties?.PolicyDocument as { Statement: Array<Record<string, unknown>> } | undefined)?.Statement ?? []);
+      const statements = policies.flatMap(
+        (p) => (p.Properties?.PolicyDocument as { Statement: Array<Record<string, unknown>> } | undefined)?.Statement ?? [],
+      );
       const xray = statements.filter((st) => JSON.stringify(st.Action).includes('xray:'));
-      expect(xray).toEqual(app.stacks[stage].settings.tracing ? [{ Effect: 'Allow', Action: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'], Resource: '*' }] : []);
+      expect(xray).toEqual(
+        app.stacks[stage].settings.tracing
+          ? [{ Effect: 'Allow', Action: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'], Resource: '*' }]
+          : [],
+      );
       expect(JSON.stringify(statements.filter((st) => !xray.includes(st)))).not.toMatch(/"\*"|dynamodb:\*/);
     }
   });

@@ -54,7 +54,18 @@ describe('npm run loadtest', () => {
   });
 
   it('exits non-zero when the SLO is missed (an impossible p99 of 0 ms)', async () => {
-    const run = await loadtest(['--base-url', stack.url, '--api-key', apiKey, '--duration', '1', '--connections', '2', '--slo-p99-ms', '0']);
+    const run = await loadtest([
+      '--base-url',
+      stack.url,
+      '--api-key',
+      apiKey,
+      '--duration',
+      '1',
+      '--connections',
+      '2',
+      '--slo-p99-ms',
+      '0',
+    ]);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/p99 latency\s+≤ 0 ms\s+[\d.]+ ms\s+MISSED/);
     expect(run.stdout).toContain('RESULT: SLO MISSED');

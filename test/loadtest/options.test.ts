@@ -3,12 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULTS, isLoopback, parseBaseUrl, parseMix, parseOptions, UsageError } from '../../infra/loadtest/options.ts';
 
 describe('base URL', () => {
-  it.each(['http://127.0.0.1:3000/v1', 'http://localhost:3000/v1/', 'http://[::1]:3000/v1', 'http://127.1.2.3/v1', 'https://api.example.com/v1'])(
-    'accepts %s',
-    (url) => {
-      expect(parseBaseUrl(url, false).pathname).toBe('/v1');
-    },
-  );
+  it.each([
+    'http://127.0.0.1:3000/v1',
+    'http://localhost:3000/v1/',
+    'http://[::1]:3000/v1',
+    'http://127.1.2.3/v1',
+    'https://api.example.com/v1',
+  ])('accepts %s', (url) => {
+    expect(parseBaseUrl(url, false).pathname).toBe('/v1');
+  });
 
   it.each([
     ['http://api.example.com/v1', /plain http/],

@@ -50,9 +50,14 @@ describe('the load test against a server with a certificate nobody trusts', () =
   it('exits non-zero as a command, naming the certificate problem', async () => {
     const script = fileURLToPath(new URL('../../infra/loadtest.ts', import.meta.url));
     const run = await new Promise<{ code: number; output: string }>((resolve) => {
-      execFile(process.execPath, [script, '--base-url', baseUrl, '--api-key', apiKey, '--duration', '1'], { timeout: 15_000 }, (error, stdout, stderr) => {
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, output: stdout + stderr });
-      });
+      execFile(
+        process.execPath,
+        [script, '--base-url', baseUrl, '--api-key', apiKey, '--duration', '1'],
+        { timeout: 15_000 },
+        (error, stdout, stderr) => {
+          resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, output: stdout + stderr });
+        },
+      );
     });
     expect(run.code).not.toBe(0);
     expect(run.output).toMatch(/certificate/i);

@@ -94,7 +94,10 @@ describe('bundle mode functions', () => {
 
   it('reuse a warm environment, and start another only while one is busy', async () => {
     const first = bodyOf(await functions.invoke(definition(), event(''), 'r-2'));
-    const [a, b] = await Promise.all([functions.invoke(definition(), event('wait'), 'r-3'), functions.invoke(definition(), event('wait'), 'r-4')]);
+    const [a, b] = await Promise.all([
+      functions.invoke(definition(), event('wait'), 'r-3'),
+      functions.invoke(definition(), event('wait'), 'r-4'),
+    ]);
     const starts = new Set([bodyOf(a).started, bodyOf(b).started]);
     expect(starts.size).toBe(2);
     expect(starts.has(first.started)).toBe(true);

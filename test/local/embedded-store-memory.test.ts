@@ -26,11 +26,10 @@ const root = path.resolve(import.meta.dirname, '../..');
 
 function measure(args: string[]): Promise<ListMemoryReport> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      path.join(root, 'node_modules/.bin/node'),
-      ['--expose-gc', 'test/support/list-memory.ts', ...args],
-      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawn(path.join(root, 'node_modules/.bin/node'), ['--expose-gc', 'test/support/list-memory.ts', ...args], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

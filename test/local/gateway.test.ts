@@ -32,7 +32,16 @@ function head(method: string, path: string, headers: Record<string, string> = {}
 
 const echo: FunctionInvoker = async (fn, event) => ({
   ok: true,
-  result: { statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ fn: fn.functionName, resource: event.resource, params: event.pathParameters, stage: event.requestContext.stage }) },
+  result: {
+    statusCode: 200,
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      fn: fn.functionName,
+      resource: event.resource,
+      params: event.pathParameters,
+      stage: event.requestContext.stage,
+    }),
+  },
 });
 
 async function call(api: LocalRestApi, method: string, path: string, headers: Record<string, string> = {}) {
@@ -106,8 +115,18 @@ describe('MOCK integrations and gateway responses, rendered from the template', 
   it('answers a wrong method with the 405 mock: the method filled in, Allow and the common headers', async () => {
     const res = await call(api(), 'DELETE', '/v1/pets');
     expect(res.statusCode).toBe(405);
-    expect(res.headers).toMatchObject({ 'Content-Type': 'application/json', Allow: 'GET, POST', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'X-Request-Id': 'req-1' });
-    expect(res.json).toEqual({ code: 'method_not_allowed', message: 'Method DELETE is not allowed on /v1/pets. Allowed: GET, POST.', status: 405 });
+    expect(res.headers).toMatchObject({
+      'Content-Type': 'application/json',
+      Allow: 'GET, POST',
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+      'X-Request-Id': 'req-1',
+    });
+    expect(res.json).toEqual({
+      code: 'method_not_allowed',
+      message: 'Method DELETE is not allowed on /v1/pets. Allowed: GET, POST.',
+      status: 405,
+    });
   });
 
   it('answers an unknown path with the 404 mock', async () => {
@@ -207,13 +226,16 @@ describe('content encoding', () => {
 
 describe('Velocity', () => {
   it('renders $context, $input and $util as API Gateway documents them', () => {
-    const out = renderTemplate('{"m":"$context.httpMethod","id":"$input.params(\'petId\')","b":"$util.escapeJavaScript($input.json(\'$.name\'))"}', {
-      context: { httpMethod: 'PATCH' },
-      body: '{"name":"Rex \\"the\\" dog"}',
-      headers: {},
-      query: {},
-      pathParameters: { petId: '9' },
-    });
+    const out = renderTemplate(
+      '{"m":"$context.httpMethod","id":"$input.params(\'petId\')","b":"$util.escapeJavaScript($input.json(\'$.name\'))"}',
+      {
+        context: { httpMethod: 'PATCH' },
+        body: '{"name":"Rex \\"the\\" dog"}',
+        headers: {},
+        query: {},
+        pathParameters: { petId: '9' },
+      },
+    );
     expect(out).toBe('{"m":"PATCH","id":"9","b":"\\"Rex \\\\\\"the\\\\\\" dog\\""}');
   });
 });

@@ -60,7 +60,9 @@ describe('npm start', () => {
   });
 
   it('refuses a malformed PETSTORE_API_KEY with an explanation', async () => {
-    await expect(startChildServer({ PETSTORE_DATA_DIR: ':memory:', PETSTORE_API_KEY: 'secret' })).rejects.toThrow(/PETSTORE_API_KEY must be "psk_"/);
+    await expect(startChildServer({ PETSTORE_DATA_DIR: ':memory:', PETSTORE_API_KEY: 'secret' })).rejects.toThrow(
+      /PETSTORE_API_KEY must be "psk_"/,
+    );
   });
 });
 

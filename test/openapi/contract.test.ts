@@ -40,7 +40,11 @@ describe('a conforming response', () => {
     ['GET', '/nothing/here', () => answer(404, error(404, 'not_found'))],
     ['GET', '/pets/1/2', () => answer(404, error(404, 'not_found'))],
     ['DELETE', '/pets', () => answer(405, error(405, 'method_not_allowed'), { Allow: 'GET, POST' })],
-    ['HEAD', '/pets/1', () => new Response(null, { status: 405, headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'r', Allow: 'GET' } })],
+    [
+      'HEAD',
+      '/pets/1',
+      () => new Response(null, { status: 405, headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'r', Allow: 'GET' } }),
+    ],
     ['GET', '/openapi.json', () => answer(200, { openapi: '3.1.1' })],
   ])('%s %s passes', async (method, path, make) => {
     expect(await problems(method, path, make())).toEqual([]);
@@ -70,7 +74,9 @@ describe('a response that departs from the document', () => {
   it('fails when a required header is missing', async () => {
     const noRequestId = new Response(JSON.stringify([pet]), { status: 200, headers: { 'Content-Type': 'application/json' } });
     expect(await problems('GET', '/pets', noRequestId)).toEqual(['GET /pets (listPets) → 200: required header X-Request-Id is missing']);
-    expect(await problems('POST', '/pets', answer(201, pet))).toEqual(['POST /pets (createPet) → 201: required header Location is missing']);
+    expect(await problems('POST', '/pets', answer(201, pet))).toEqual([
+      'POST /pets (createPet) → 201: required header Location is missing',
+    ]);
     expect(await problems('GET', '/pets/1', answer(200, pet, { Sunset: deprecation.Sunset, Link: deprecation.Link }))).toEqual([
       'GET /pets/{petId} (getPet) → 200: required header Deprecation is missing',
     ]);

@@ -83,14 +83,16 @@ describe('openapi.json', () => {
     });
     const found = problems.map((p) => `${p.severity} ${p.ruleId} ${p.location[0]?.pointer ?? ''}: ${p.message}`);
     expect(found.filter((p) => p.startsWith('error'))).toEqual([]);
-    expect(found.filter((p) => p.startsWith('warn')).sort()).toEqual([
-      // The responses of requests that match no operation (unknown path, wrong method) are used
-      // from the root extension `x-gateway-responses`, which the linter does not follow.
-      'warn no-unused-components #/components/responses/MethodNotAllowed: Component: "MethodNotAllowed" is never used.',
-      'warn no-unused-components #/components/responses/NotFound: Component: "NotFound" is never used.',
-      // The API is private (package.json "private": true): no licence is granted, so none is named.
-      'warn info-license #/info: Info object should contain `license` field.',
-    ].sort());
+    expect(found.filter((p) => p.startsWith('warn')).sort()).toEqual(
+      [
+        // The responses of requests that match no operation (unknown path, wrong method) are used
+        // from the root extension `x-gateway-responses`, which the linter does not follow.
+        'warn no-unused-components #/components/responses/MethodNotAllowed: Component: "MethodNotAllowed" is never used.',
+        'warn no-unused-components #/components/responses/NotFound: Component: "NotFound" is never used.',
+        // The API is private (package.json "private": true): no licence is granted, so none is named.
+        'warn info-license #/info: Info object should contain `license` field.',
+      ].sort(),
+    );
   });
 });
 
@@ -134,7 +136,11 @@ describe('the document', () => {
 
   it('has the parameters with their bounds, default, enum and formats', () => {
     const list = operation('listPets');
-    expect(parameter(list, 'limit')).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } });
+    expect(parameter(list, 'limit')).toMatchObject({
+      in: 'query',
+      required: false,
+      schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+    });
     expect(parameter(list, 'status')).toMatchObject({ in: 'query', required: false, schema: { $ref: '#/components/schemas/PetStatus' } });
     expect(document.components.schemas.PetStatus).toMatchObject({ enum: ['available', 'pending', 'sold'] });
     expect(parameter(list, 'cursor')).toMatchObject({ in: 'query', required: false, schema: { type: 'string', minLength: 1 } });
@@ -148,7 +154,19 @@ describe('the document', () => {
 
   it('states the Idempotency-Key rule the handler enforces', () => {
     const documented = new RegExp(String((parameter(operation('createPet'), 'Idempotency-Key').schema as { pattern?: string }).pattern));
-    const samples = ['k', 'a'.repeat(255), '"quoted-uuid"', '', 'a'.repeat(256), 'with space', 'caf\u00e9', '""', 'a"b', '"unbalanced', `"${'a'.repeat(256)}"`];
+    const samples = [
+      'k',
+      'a'.repeat(255),
+      '"quoted-uuid"',
+      '',
+      'a'.repeat(256),
+      'with space',
+      'caf\u00e9',
+      '""',
+      'a"b',
+      '"unbalanced',
+      `"${'a'.repeat(256)}"`,
+    ];
     for (const key of samples) {
       const accepted = (() => {
         try {
@@ -187,7 +205,8 @@ describe('the document', () => {
     let optional = 0;
     for (const res of responses) {
       for (const [name, header] of Object.entries((res as ResponseObject).headers ?? {})) {
-        if ('$ref' in header) expect((document.components.headers[header.$ref.split('/').at(-1) as string] as HeaderObject).required, name).toBe(true);
+        if ('$ref' in header)
+          expect((document.components.headers[header.$ref.split('/').at(-1) as string] as HeaderObject).required, name).toBe(true);
         else if (header.required === false) optional++;
       }
     }
@@ -243,16 +262,19 @@ describe('serving the document', () => {
   afterAll(() => api.close());
 
   // Empty path segments are no part of a path (infra/local/gateway/router.ts), so a trailing slash or two change nothing.
-  it.each(['/openapi.json', '/openapi.json/', '/openapi.json//'])('GET /v1%s answers the document, without authentication', async (path) => {
-    const res = await fetch(`${api.url}${path}`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('application/json');
-    expect(res.headers.get('x-request-id')).toBeTruthy();
-    // The bytes a deployed stage serves: its mapping template, rendered by Velocity.
-    const text = await res.text();
-    expect(text).toBe(openApiMappingTemplate());
-    expect(JSON.parse(text)).toEqual(servedOpenApiDocument());
-  });
+  it.each(['/openapi.json', '/openapi.json/', '/openapi.json//'])(
+    'GET /v1%s answers the document, without authentication',
+    async (path) => {
+      const res = await fetch(`${api.url}${path}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/json');
+      expect(res.headers.get('x-request-id')).toBeTruthy();
+      // The bytes a deployed stage serves: its mapping template, rendered by Velocity.
+      const text = await res.text();
+      expect(text).toBe(openApiMappingTemplate());
+      expect(JSON.parse(text)).toEqual(servedOpenApiDocument());
+    },
+  );
 
   it('serves it at that path only', async () => {
     for (const path of ['/openapi.jsonx', '/openapi', '/openapi.json/x']) expect((await fetch(`${api.url}${path}`)).status, path).toBe(404);

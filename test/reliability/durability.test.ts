@@ -55,7 +55,8 @@ describe('durability of local mode', () => {
     const clients = Array.from({ length: 8 }, (_, n) => client(n).finally(() => ended++));
     while (acknowledged.length < 150) {
       // Every client gave up before the server was killed: fail now, saying why, not at the timeout.
-      if (ended === clients.length) throw new Error(`the server stopped answering after ${acknowledged.length} creates:\n${first.output()}`);
+      if (ended === clients.length)
+        throw new Error(`the server stopped answering after ${acknowledged.length} creates:\n${first.output()}`);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     await first.kill();

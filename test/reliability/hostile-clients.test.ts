@@ -36,7 +36,10 @@ async function openFiles(): Promise<number> {
 
 /** A well-behaved client: list pets with the key. */
 async function wellBehaved(): Promise<number> {
-  const res = await fetch(`${server.url}/pets?limit=1`, { headers: { authorization: `Bearer ${apiKey}` }, signal: AbortSignal.timeout(5_000) });
+  const res = await fetch(`${server.url}/pets?limit=1`, {
+    headers: { authorization: `Bearer ${apiKey}` },
+    signal: AbortSignal.timeout(5_000),
+  });
   await res.body?.cancel();
   return res.status;
 }
@@ -63,7 +66,9 @@ function floodBody(method: string, path: string, announced: number, send: number
       }
     };
     socket.on('connect', () => {
-      socket.write(`${method} ${path} HTTP/1.1\r\nHost: ${target.host}\r\nContent-Type: application/json\r\nContent-Length: ${announced}\r\n${headers}\r\n`);
+      socket.write(
+        `${method} ${path} HTTP/1.1\r\nHost: ${target.host}\r\nContent-Type: application/json\r\nContent-Length: ${announced}\r\n${headers}\r\n`,
+      );
       pump();
     });
     socket.on('data', (data: Buffer) => {
@@ -82,7 +87,10 @@ describe('local mode under hostile clients', () => {
     const before = await rssMiB();
     let peak = before;
     const sampler = setInterval(() => {
-      void rssMiB().then((rss) => (peak = Math.max(peak, rss)), () => undefined);
+      void rssMiB().then(
+        (rss) => (peak = Math.max(peak, rss)),
+        () => undefined,
+      );
     }, 25);
     const MiB = 1024 * 1024;
     const keyed = `Authorization: Bearer ${apiKey}\r\n`;
@@ -114,12 +122,16 @@ describe('local mode under hostile clients', () => {
     const IDLE = 3_000;
     try {
       await Promise.all(
-        Array.from({ length: IDLE }, () => new Promise<void>((resolve) => {
-          const socket = connect(Number(target.port), target.hostname, () => resolve());
-          socket.on('error', () => resolve());
-          socket.on('close', () => resolve());
-          sockets.push(socket);
-        })),
+        Array.from(
+          { length: IDLE },
+          () =>
+            new Promise<void>((resolve) => {
+              const socket = connect(Number(target.port), target.hostname, () => resolve());
+              socket.on('error', () => resolve());
+              socket.on('close', () => resolve());
+              sockets.push(socket);
+            }),
+        ),
       );
       const filesDuringFlood = await openFiles();
       // Within a few seconds the server frees room for a client that sends a real request.
@@ -130,7 +142,9 @@ describe('local mode under hostile clients', () => {
         if (status !== 0) break;
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
-      process.stdout.write(`idle flood: ${IDLE} connections, server holds ${filesDuringFlood} file descriptors; served after ${Date.now() - started} ms\n`);
+      process.stdout.write(
+        `idle flood: ${IDLE} connections, server holds ${filesDuringFlood} file descriptors; served after ${Date.now() - started} ms\n`,
+      );
       expect(status).toBe(200);
       expect(filesDuringFlood).toBeLessThan(1_200);
     } finally {
@@ -142,18 +156,28 @@ describe('local mode under hostile clients', () => {
   it('writes at most one short line when a client disconnects half-way through a body', async () => {
     const outputBefore = server.output().length;
     await Promise.all(
-      Array.from({ length: 5 }, () => new Promise<void>((resolve) => {
-        const socket = connect(Number(target.port), target.hostname, () => {
-          socket.write(`POST /v1/pets HTTP/1.1\r\nHost: ${target.host}\r\nAuthorization: Bearer ${apiKey}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":`);
-          setTimeout(() => {
-            socket.destroy();
-            resolve();
-          }, 50);
-        });
-      })),
+      Array.from(
+        { length: 5 },
+        () =>
+          new Promise<void>((resolve) => {
+            const socket = connect(Number(target.port), target.hostname, () => {
+              socket.write(
+                `POST /v1/pets HTTP/1.1\r\nHost: ${target.host}\r\nAuthorization: Bearer ${apiKey}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":`,
+              );
+              setTimeout(() => {
+                socket.destroy();
+                resolve();
+              }, 50);
+            });
+          }),
+      ),
     );
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const written = server.output().slice(outputBefore).split('\n').filter((line) => line.trim() !== '');
+    const written = server
+      .output()
+      .slice(outputBefore)
+      .split('\n')
+      .filter((line) => line.trim() !== '');
     expect(written.length).toBeLessThanOrEqual(5);
     for (const line of written) {
       expect(line.length).toBeLessThan(200);

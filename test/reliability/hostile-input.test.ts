@@ -61,7 +61,10 @@ const queryValue = fc.oneof(
   fc.string({ maxLength: 20 }),
   fc.constantFrom('1', '100', '0', '-1', '1e3', 'NaN', 'available', 'sold', '', '%', '__proto__'),
 );
-const queryName = fc.oneof(fc.constantFrom('limit', 'status', 'cursor', '__proto__', 'constructor', 'limit[]'), fc.string({ maxLength: 8 }));
+const queryName = fc.oneof(
+  fc.constantFrom('limit', 'status', 'cursor', '__proto__', 'constructor', 'limit[]'),
+  fc.string({ maxLength: 8 }),
+);
 const query = fc.array(fc.tuple(queryName, queryValue), { maxLength: 4 }).map((pairs) => new URLSearchParams(pairs).toString());
 
 /** JSON with the shapes that break parsers and validators. */
@@ -72,52 +75,80 @@ const hostileJson: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 /** Nesting far deeper than any recursive parser or validator could follow, within 64 KiB. */
-const deepJson = fc.nat({ max: 30_000 }).chain((depth) =>
-  fc.constantFrom(
-    `${'['.repeat(depth)}${']'.repeat(depth)}`,
-    `{"name": ${'['.repeat(depth)}${']'.repeat(depth)}, "categoryId": 1}`,
-    `${'{"a":'.repeat(Math.min(depth, 10_000))}1${'}'.repeat(Math.min(depth, 10_000))}`,
-  ),
-);
+const deepJson = fc
+  .nat({ max: 30_000 })
+  .chain((depth) =>
+    fc.constantFrom(
+      `${'['.repeat(depth)}${']'.repeat(depth)}`,
+      `{"name": ${'['.repeat(depth)}${']'.repeat(depth)}, "categoryId": 1}`,
+      `${'{"a":'.repeat(Math.min(depth, 10_000))}1${'}'.repeat(Math.min(depth, 10_000))}`,
+    ),
+  );
 
 const rawBody = fc.oneof(
   hostileJson.map((v) => Buffer.from(JSON.stringify(v) ?? 'null')),
   deepJson.map((s) => Buffer.from(s)),
-  fc.constantFrom(
-    '{"__proto__": {"admin": true}, "name": "x", "categoryId": 1}',
-    '{"constructor": {"prototype": {"x": 1}}, "name": "x", "categoryId": 1}',
-    '{"name": "a", "name": "b", "categoryId": 1}',
-    '{"name": "x", "categoryId": 123456789012345678901234567890}',
-    '{"name": "x", "categoryId": 1e400}',
-    '{"name": "\\ud800", "categoryId": 1}',
-    '{"name": "x", "categoryId": 1,}',
-    '',
-  ).map((s) => Buffer.from(s)),
+  fc
+    .constantFrom(
+      '{"__proto__": {"admin": true}, "name": "x", "categoryId": 1}',
+      '{"constructor": {"prototype": {"x": 1}}, "name": "x", "categoryId": 1}',
+      '{"name": "a", "name": "b", "categoryId": 1}',
+      '{"name": "x", "categoryId": 123456789012345678901234567890}',
+      '{"name": "x", "categoryId": 1e400}',
+      '{"name": "\\ud800", "categoryId": 1}',
+      '{"name": "x", "categoryId": 1,}',
+      '',
+    )
+    .map((s) => Buffer.from(s)),
   fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes)),
-  fc.constant(Buffer.from([0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x2c, 0x22, 0x63, 0x61, 0x74, 0x65, 0x67, 0x6f, 0x72, 0x79, 0x49, 0x64, 0x22, 0x3a, 0x31, 0x7d])),
+  fc.constant(
+    Buffer.from([
+      0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x2c, 0x22, 0x63, 0x61, 0x74, 0x65, 0x67, 0x6f, 0x72, 0x79,
+      0x49, 0x64, 0x22, 0x3a, 0x31, 0x7d,
+    ]),
+  ),
   fc.constant(Buffer.alloc(70_000, 0x61)),
 );
 
 const contentType = fc.option(
-  fc.constantFrom('application/json', 'application/json; charset=utf-8', 'application/json; charset=latin1', 'text/plain', 'application/problem+json', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded', '', ';;;', 'application/json;;charset='),
+  fc.constantFrom(
+    'application/json',
+    'application/json; charset=utf-8',
+    'application/json; charset=latin1',
+    'text/plain',
+    'application/problem+json',
+    'multipart/form-data; boundary=x',
+    'application/x-www-form-urlencoded',
+    '',
+    ';;;',
+    'application/json;;charset=',
+  ),
   { nil: undefined },
 );
 
 const authHeader = fc.oneof(
   fc.constant(undefined),
   fc.constantFrom('Bearer', 'Bearer ', 'Basic Zm9vOmJhcg==', 'bearer psk_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', 'Bearer psk_\t'),
-  fc.string({ maxLength: 40 }).filter((s) => /^[\x20-\x7e]*$/.test(s)).map((s) => `Bearer ${s}`),
+  fc
+    .string({ maxLength: 40 })
+    .filter((s) => /^[\x20-\x7e]*$/.test(s))
+    .map((s) => `Bearer ${s}`),
 );
 
 describe('hostile input', () => {
   it('never answers 5xx to odd paths and query strings', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'), fc.array(segment, { maxLength: 4 }), query, async (method, segments, qs) => {
-        const path = `/${segments.join('/')}${qs ? `?${qs}` : ''}`;
-        for (const prefix of ['/v1', '']) {
-          assertWellFormed(await send(method, `${prefix}${path}`, auth()), method);
-        }
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'),
+        fc.array(segment, { maxLength: 4 }),
+        query,
+        async (method, segments, qs) => {
+          const path = `/${segments.join('/')}${qs ? `?${qs}` : ''}`;
+          for (const prefix of ['/v1', '']) {
+            assertWellFormed(await send(method, `${prefix}${path}`, auth()), method);
+          }
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -153,14 +184,23 @@ describe('hostile input', () => {
   });
 
   it('refuses prototype keys and duplicate-key games without side effects', async () => {
-    const proto = await send('POST', '/v1/pets', { ...auth(), 'content-type': 'application/json' }, Buffer.from('{"__proto__": {"status": "sold"}, "name": "x", "categoryId": 1}'));
+    const proto = await send(
+      'POST',
+      '/v1/pets',
+      { ...auth(), 'content-type': 'application/json' },
+      Buffer.from('{"__proto__": {"status": "sold"}, "name": "x", "categoryId": 1}'),
+    );
     expect(proto.status).toBe(400);
     expect(proto.body.toString()).toContain('__proto__');
     expect(({} as Record<string, unknown>).status).toBeUndefined();
   });
 
   it('still serves normal requests afterwards', async () => {
-    const created = await api.request('/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'After', categoryId: 1 }) });
+    const created = await api.request('/pets', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'After', categoryId: 1 }),
+    });
     expect(created.status).toBe(201);
     expect((await api.request('/pets?limit=1')).status).toBe(200);
   });

@@ -180,7 +180,11 @@ describe('store faults', () => {
       const response = await call('POST', '/pets', JSON.stringify({ name, categoryId: 1 }));
       expect(response.status).toBe(201);
       const pet = (await response.json()) as { id: number };
-      expect(petsCalls().filter((c) => c.operation === 'PutItem').map((c) => c.fault)).toEqual([fault, 'pass']);
+      expect(
+        petsCalls()
+          .filter((c) => c.operation === 'PutItem')
+          .map((c) => c.fault),
+      ).toEqual([fault, 'pass']);
       // DynamoDB Local returns the item with the failed condition (ALL_OLD); dynalite does not, so
       // the store reads it back.
       expect(petsCalls().filter((c) => c.operation === 'GetItem')).toHaveLength(inject('dynamodbEndpoint') ? 0 : 1);

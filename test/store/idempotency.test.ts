@@ -16,8 +16,7 @@ let client: DynamoDBDocumentClient;
 let pets: DynamoDbPetStore;
 let names: TestTables['tableNames'];
 
-const petCount = async (): Promise<number> =>
-  (await client.send(new ScanCommand({ TableName: names.pets, Select: 'COUNT' }))).Count ?? 0;
+const petCount = async (): Promise<number> => (await client.send(new ScanCommand({ TableName: names.pets, Select: 'COUNT' }))).Count ?? 0;
 
 beforeAll(async () => {
   tables = await testTables();
@@ -53,8 +52,12 @@ describe('idempotent create', () => {
 
   it('refuses the same key with a different pet, and keys are independent', async () => {
     await pets.create({ name: 'One', categoryId: 1 }, { idempotencyKey: 'k-mismatch' });
-    await expect(pets.create({ name: 'Two', categoryId: 1 }, { idempotencyKey: 'k-mismatch' })).rejects.toBeInstanceOf(IdempotencyKeyReusedError);
-    await expect(pets.create({ name: 'One', categoryId: 1, status: 'sold' }, { idempotencyKey: 'k-mismatch' })).rejects.toBeInstanceOf(IdempotencyKeyReusedError);
+    await expect(pets.create({ name: 'Two', categoryId: 1 }, { idempotencyKey: 'k-mismatch' })).rejects.toBeInstanceOf(
+      IdempotencyKeyReusedError,
+    );
+    await expect(pets.create({ name: 'One', categoryId: 1, status: 'sold' }, { idempotencyKey: 'k-mismatch' })).rejects.toBeInstanceOf(
+      IdempotencyKeyReusedError,
+    );
     const other = await pets.create({ name: 'Two', categoryId: 1 }, { idempotencyKey: 'k-other' });
     expect(other.replayed).toBe(false);
   });
@@ -64,7 +67,12 @@ describe('idempotent create', () => {
     await client.send(
       new PutCommand({
         TableName: names.idempotency,
-        Item: { recordKey: 'k-died', petId, bodyHash: hashNewPet({ name: 'Half', categoryId: 3 }), expiresAt: Math.floor(Date.now() / 1000) + 60 },
+        Item: {
+          recordKey: 'k-died',
+          petId,
+          bodyHash: hashNewPet({ name: 'Half', categoryId: 3 }),
+          expiresAt: Math.floor(Date.now() / 1000) + 60,
+        },
       }),
     );
     const result = await pets.create({ name: 'Half', categoryId: 3 }, { idempotencyKey: 'k-died' });
@@ -78,7 +86,12 @@ describe('idempotent create', () => {
     await client.send(
       new PutCommand({
         TableName: names.idempotency,
-        Item: { recordKey: 'k-collide', petId: unrelated.id, bodyHash: hashNewPet({ name: 'Mine', categoryId: 4 }), expiresAt: Math.floor(Date.now() / 1000) + 60 },
+        Item: {
+          recordKey: 'k-collide',
+          petId: unrelated.id,
+          bodyHash: hashNewPet({ name: 'Mine', categoryId: 4 }),
+          expiresAt: Math.floor(Date.now() / 1000) + 60,
+        },
       }),
     );
     const result = await pets.create({ name: 'Mine', categoryId: 4 }, { idempotencyKey: 'k-collide' });
@@ -107,7 +120,12 @@ describe('idempotent create', () => {
 
 describe('DynamoDbIdempotencyRecords (the World of test/unit/idempotency-protocol.test.ts, on DynamoDB)', () => {
   const nowSeconds = Math.floor(Date.now() / 1000);
-  const record = (recordKey: string, petId: number, expiresAt = nowSeconds + 60): IdempotencyRecord => ({ recordKey, petId, bodyHash: 'hash', expiresAt });
+  const record = (recordKey: string, petId: number, expiresAt = nowSeconds + 60): IdempotencyRecord => ({
+    recordKey,
+    petId,
+    bodyHash: 'hash',
+    expiresAt,
+  });
   let records: DynamoDbIdempotencyRecords;
   beforeAll(() => {
     records = new DynamoDbIdempotencyRecords(client, names.idempotency);

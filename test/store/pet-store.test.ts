@@ -80,7 +80,10 @@ describe('DynamoDbPetStore', () => {
   });
 
   it.each(['available', 'pending', 'sold'] as const)('lists only %s pets, in id order, each once', async (status) => {
-    const expected = created.filter((p) => p.status === status).map((p) => p.id).sort((a, b) => a - b);
+    const expected = created
+      .filter((p) => p.status === status)
+      .map((p) => p.id)
+      .sort((a, b) => a - b);
     for (const limit of [1, 2, expected.length, 100]) {
       const { pages } = await walk(limit, status);
       const ids = pages.flat().map((p) => p.id);
@@ -97,7 +100,9 @@ describe('DynamoDbPetStore', () => {
   });
 
   it('gives 200 concurrent creates 200 distinct ids', async () => {
-    const burst = (await Promise.all(Array.from({ length: 200 }, (_, i) => pets.create({ name: `burst ${i}`, categoryId: 1, status: 'pending' })))).map((c) => c.pet);
+    const burst = (
+      await Promise.all(Array.from({ length: 200 }, (_, i) => pets.create({ name: `burst ${i}`, categoryId: 1, status: 'pending' })))
+    ).map((c) => c.pet);
     expect(new Set(burst.map((p) => p.id)).size).toBe(200);
     const listed = (await walk(100, 'pending')).pages.flat().map((p) => p.id);
     for (const pet of burst) expect(listed).toContain(pet.id);

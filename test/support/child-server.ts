@@ -31,10 +31,12 @@ export async function startChildServer(env: Record<string, string>): Promise<Chi
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   live.add(child);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => {
-    live.delete(child);
-    resolve(code);
-  }));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      live.delete(child);
+      resolve(code);
+    }),
+  );
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

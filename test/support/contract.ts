@@ -88,21 +88,34 @@ export function createContractValidator(document: OpenApiDocument, basePath = AP
   };
 
   /** The documented answer for this request and status, or a problem. */
-  const expectedResponse = (method: string, url: URL, status: number): { label: string; response?: Located<ResponseObject>; problem?: string } => {
+  const expectedResponse = (
+    method: string,
+    url: URL,
+    status: number,
+  ): { label: string; response?: Located<ResponseObject>; problem?: string } => {
     const relative = url.pathname === basePath || url.pathname.startsWith(`${basePath}/`) ? url.pathname.slice(basePath.length) : undefined;
     const template = relative === undefined ? undefined : matchTemplate(Object.keys(document.paths), relative);
     const gateway = document[GATEWAY_RESPONSES_EXTENSION];
     if (template === undefined) {
       const label = `${method} ${url.pathname} (no such path)`;
       return status === 404
-        ? { label, response: resolve<ResponseObject>({ node: gateway.unknownPath, pointer: `/${GATEWAY_RESPONSES_EXTENSION}/unknownPath` }) }
+        ? {
+            label,
+            response: resolve<ResponseObject>({ node: gateway.unknownPath, pointer: `/${GATEWAY_RESPONSES_EXTENSION}/unknownPath` }),
+          }
         : { label, problem: `status ${status} is not documented: a path no operation serves gets 404` };
     }
     const operation: OperationObject | undefined = document.paths[template]?.[method.toLowerCase() as Lowercase<HttpMethod>];
     if (!operation) {
       const label = `${method} ${template} (no such operation)`;
       return status === 405
-        ? { label, response: resolve<ResponseObject>({ node: gateway.methodNotAllowed, pointer: `/${GATEWAY_RESPONSES_EXTENSION}/methodNotAllowed` }) }
+        ? {
+            label,
+            response: resolve<ResponseObject>({
+              node: gateway.methodNotAllowed,
+              pointer: `/${GATEWAY_RESPONSES_EXTENSION}/methodNotAllowed`,
+            }),
+          }
         : { label, problem: `status ${status} is not documented: a method the path does not serve gets 405` };
     }
     const label = `${method} ${template} (${operation.operationId})`;
@@ -131,13 +144,18 @@ export function createContractValidator(document: OpenApiDocument, basePath = AP
     const found: string[] = [];
 
     for (const [name, header] of Object.entries(documented.headers ?? {})) {
-      const { node, pointer: headerPointer } = resolve<HeaderObject>({ node: header, pointer: `${pointer}/headers/${escapePointer(name)}` });
+      const { node, pointer: headerPointer } = resolve<HeaderObject>({
+        node: header,
+        pointer: `${pointer}/headers/${escapePointer(name)}`,
+      });
       const value = response.headers.get(name);
       if (value === null) {
         if (node.required) found.push(`required header ${name} is missing`);
         continue;
       }
-      found.push(...schemaProblems(`${headerPointer}/schema`, headerValue(value, node.schema as { [keyword: string]: unknown }), `header ${name}`));
+      found.push(
+        ...schemaProblems(`${headerPointer}/schema`, headerValue(value, node.schema as { [keyword: string]: unknown }), `header ${name}`),
+      );
     }
 
     const mediaTypes = Object.keys(documented.content ?? {});

@@ -7,13 +7,7 @@
  * addresses, creates a table with a GSI, does PutItem/GetItem/Query, stops it, prints timings.
  */
 
-import {
-  CreateTableCommand,
-  DynamoDBClient,
-  GetItemCommand,
-  PutItemCommand,
-  QueryCommand,
-} from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DynamoDBClient, GetItemCommand, PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { execFileSync } from 'node:child_process';
 import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
@@ -109,9 +103,7 @@ try {
     ),
   );
 
-  const got = await timed('GetItem', () =>
-    client.send(new GetItemCommand({ TableName, Key: { id: { N: '1' } }, ConsistentRead: true })),
-  );
+  const got = await timed('GetItem', () => client.send(new GetItemCommand({ TableName, Key: { id: { N: '1' } }, ConsistentRead: true })));
   check(got.Item?.name?.S === 'Rex', 'GetItem returns the item');
 
   const queried = await timed('Query (GSI)', () =>

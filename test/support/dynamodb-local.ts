@@ -109,11 +109,7 @@ export async function startDynamoDbLocal(options: StartOptions = {}): Promise<Ru
   };
 
   try {
-    const port = await withTimeout(
-      waitForReadyLine(child, output),
-      START_TIMEOUT_MS,
-      'DynamoDB Local did not report its port',
-    );
+    const port = await withTimeout(waitForReadyLine(child, output), START_TIMEOUT_MS, 'DynamoDB Local did not report its port');
     const endpoint = `http://${HOST}:${port}`;
     const remainingMs = START_TIMEOUT_MS - (performance.now() - startedAt);
     await withTimeout(
@@ -216,9 +212,7 @@ function postListTables(endpoint: string): Promise<string> {
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (body += chunk));
-        res.on('end', () =>
-          res.statusCode === 200 ? resolve(body) : reject(new Error(`HTTP ${res.statusCode}: ${body.slice(0, 200)}`)),
-        );
+        res.on('end', () => (res.statusCode === 200 ? resolve(body) : reject(new Error(`HTTP ${res.statusCode}: ${body.slice(0, 200)}`))));
         res.on('error', reject);
       },
     );

@@ -17,7 +17,9 @@ describe('absoluteUrl', () => {
   });
 
   it('uses a custom domain as it is, with no prefix', () => {
-    expect(absoluteUrl(event({ domainName: 'api.example.com' }), '/v1/pets', new URLSearchParams({ limit: '2' }))).toBe('https://api.example.com/v1/pets?limit=2');
+    expect(absoluteUrl(event({ domainName: 'api.example.com' }), '/v1/pets', new URLSearchParams({ limit: '2' }))).toBe(
+      'https://api.example.com/v1/pets?limit=2',
+    );
   });
 
   it('ignores the Host and X-Forwarded-Host headers', () => {

@@ -22,7 +22,9 @@ describe('API keys', () => {
       expect(key).toMatch(/^psk_[A-Za-z0-9_-]{32}$/);
       expect(isWellFormedApiKey(key)).toBe(true);
     }
-    expect(['', 'psk_', 'Bearer x', `psk_${'a'.repeat(31)}`, `psk_${'a'.repeat(33)}`, `sk_${'a'.repeat(32)}`].some(isWellFormedApiKey)).toBe(false);
+    expect(
+      ['', 'psk_', 'Bearer x', `psk_${'a'.repeat(31)}`, `psk_${'a'.repeat(33)}`, `sk_${'a'.repeat(32)}`].some(isWellFormedApiKey),
+    ).toBe(false);
   });
 
   it('are stored as their SHA-256 hash only', () => {
@@ -30,7 +32,12 @@ describe('API keys', () => {
     // sha256sum of the same bytes, computed outside Node
     expect(hashApiKey(key)).toBe('7b4b2add9e4231d91c803ccb026840f1131b21036d66ae77237cbd230b6446af');
     const record = newApiKeyRecord(key, 'ci', { now: new Date('2026-01-02T03:04:05Z') });
-    expect(record).toEqual({ keyHash: hashApiKey(key), keyId: keyIdFromHash(hashApiKey(key)), label: 'ci', createdAt: '2026-01-02T03:04:05.000Z' });
+    expect(record).toEqual({
+      keyHash: hashApiKey(key),
+      keyId: keyIdFromHash(hashApiKey(key)),
+      label: 'ci',
+      createdAt: '2026-01-02T03:04:05.000Z',
+    });
     expect(JSON.stringify(record)).not.toContain(key);
   });
 
@@ -133,7 +140,8 @@ describe('KeyVerifier', () => {
 
 describe('API_KEY_CACHE_SECONDS', () => {
   const cacheMs = (value?: string) =>
-    readConfig({ PETS_TABLE_NAME: 'p', API_KEYS_TABLE_NAME: 'k', ...(value === undefined ? {} : { API_KEY_CACHE_SECONDS: value }) }).keyCacheMs;
+    readConfig({ PETS_TABLE_NAME: 'p', API_KEYS_TABLE_NAME: 'k', ...(value === undefined ? {} : { API_KEY_CACHE_SECONDS: value }) })
+      .keyCacheMs;
 
   it('is capped at 60 s, so a revoked key stops working within a minute whatever the setting', () => {
     expect(cacheMs()).toBe(60_000);

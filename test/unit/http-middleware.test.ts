@@ -50,7 +50,9 @@ describe('errorResponder', () => {
   });
 
   it('answers a store outage with an exposed 503 and Retry-After, logged as a warning without a stack', async () => {
-    const { response, lines } = await respond(new DependencyUnavailableError('store down', { cause: new Error('ECONNREFUSED'), retryAfterSeconds: 2 }));
+    const { response, lines } = await respond(
+      new DependencyUnavailableError('store down', { cause: new Error('ECONNREFUSED'), retryAfterSeconds: 2 }),
+    );
     expect(response.statusCode).toBe(503);
     expect(response.headers).toEqual({ 'Content-Type': 'application/json', 'Retry-After': '2' });
     expect(JSON.parse(response.body)).toMatchObject({ code: 'service_unavailable', status: 503 });
@@ -103,19 +105,25 @@ describe('bearerToken', () => {
   });
 
   it('refuses several Authorization lines, whatever their casing, even when they agree', () => {
-    const twice = { headers: { authorization: 'Bearer b' }, multiValueHeaders: { Authorization: ['Bearer a'], authorization: ['Bearer b'] } };
+    const twice = {
+      headers: { authorization: 'Bearer b' },
+      multiValueHeaders: { Authorization: ['Bearer a'], authorization: ['Bearer b'] },
+    };
     expect(thrownHttpError(() => bearerToken(twice)).message).toMatch(/^2 Authorization headers: send exactly one/);
     const same = { headers: { Authorization: 'Bearer a' }, multiValueHeaders: { Authorization: ['Bearer a', 'Bearer a'] } };
     expect(thrownHttpError(() => bearerToken(same)).status).toBe(401);
     expect(bearerToken({ headers: { Authorization: 'Bearer a' }, multiValueHeaders: { Authorization: ['Bearer a'] } })).toBe('a');
   });
 
-  it.each([undefined, '', '   ', 'Basic dXNlcjpwYXNz', 'Token abc', 'Bearer', 'Bearer   ', 'abc'])('refuses %j with a 401 challenge', (value) => {
-    const error = thrownHttpError(() => bearerToken(withAuth(value)));
-    expect(error.status).toBe(401);
-    expect(error.headers['WWW-Authenticate']).toMatch(/^Bearer /);
-    expect(error.message).toContain('Authorization: Bearer <API_KEY>');
-  });
+  it.each([undefined, '', '   ', 'Basic dXNlcjpwYXNz', 'Token abc', 'Bearer', 'Bearer   ', 'abc'])(
+    'refuses %j with a 401 challenge',
+    (value) => {
+      const error = thrownHttpError(() => bearerToken(withAuth(value)));
+      expect(error.status).toBe(401);
+      expect(error.headers['WWW-Authenticate']).toMatch(/^Bearer /);
+      expect(error.message).toContain('Authorization: Bearer <API_KEY>');
+    },
+  );
 });
 
 describe('parseJsonBody', () => {
@@ -146,7 +154,10 @@ describe('parseJsonBody', () => {
     [event('{}', 'text/plain'), 'unsupported_media_type'],
     [event('{}'), 'unsupported_media_type'],
     [event('{}', 'application/json; charset=latin1'), 'unsupported_media_type'],
-    [{ ...event('{}', 'application/json'), headers: { 'content-type': 'application/json', 'Content-Encoding': 'gzip' } }, 'unsupported_media_type'],
+    [
+      { ...event('{}', 'application/json'), headers: { 'content-type': 'application/json', 'Content-Encoding': 'gzip' } },
+      'unsupported_media_type',
+    ],
     [event(Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d]).toString('base64'), 'application/json', true), 'validation_failed'],
     [event(`{"name":"${'x'.repeat(MAX_BODY_BYTES)}"}`, 'application/json'), 'payload_too_large'],
   ])('refuses %j as %s', (input, code) => {

@@ -192,7 +192,12 @@ describe('one request at a time', () => {
     expect(await a.step('reserve')).toBe(true);
     expect(await a.step('put')).toBe(true);
     expect(await a.outcome).toEqual(created(101, REX));
-    expect(world.records.get(KEY)).toEqual({ recordKey: KEY, petId: 101, bodyHash: hashNewPet(REX), expiresAt: NOW_SECONDS + IDEMPOTENCY_TTL_SECONDS });
+    expect(world.records.get(KEY)).toEqual({
+      recordKey: KEY,
+      petId: 101,
+      bodyHash: hashNewPet(REX),
+      expiresAt: NOW_SECONDS + IDEMPOTENCY_TTL_SECONDS,
+    });
     expect([...world.pets.values()]).toEqual([pet(101, REX)]);
   });
 
@@ -292,23 +297,28 @@ describe('a request that dies or fails half-way, then a retry', () => {
   it.each([
     { applied: false, retryGets: created(101, REX) },
     { applied: true, retryGets: replayed(101, REX) },
-  ])('a failed pet put (stored: $applied) fails A with that very error; the retry gets the pet, stored once', async ({ applied, retryGets }) => {
-    const world = new World();
-    const a = new Request('A', world, REX, ids(101));
-    const unavailable = new DependencyUnavailableError('create pet: the store is unavailable', { cause: new Error('ECONNRESET') });
-    await a.step('reserve');
-    await a.fail('put', unavailable, { applied });
-    await expect(a.outcome).rejects.toBe(unavailable);
-    const retry = new Request('retry', world, REX, ids(201));
-    await retry.finish();
-    expect(await retry.outcome).toEqual(retryGets);
-    expect(world.pets.size).toBe(1);
-  });
+  ])(
+    'a failed pet put (stored: $applied) fails A with that very error; the retry gets the pet, stored once',
+    async ({ applied, retryGets }) => {
+      const world = new World();
+      const a = new Request('A', world, REX, ids(101));
+      const unavailable = new DependencyUnavailableError('create pet: the store is unavailable', { cause: new Error('ECONNRESET') });
+      await a.step('reserve');
+      await a.fail('put', unavailable, { applied });
+      await expect(a.outcome).rejects.toBe(unavailable);
+      const retry = new Request('retry', world, REX, ids(201));
+      await retry.finish();
+      expect(await retry.outcome).toEqual(retryGets);
+      expect(world.pets.size).toBe(1);
+    },
+  );
 
   it('a failed reserve fails the request with that very error and leaves no record', async () => {
     const world = new World();
     const a = new Request('A', world, REX, ids(101));
-    const throttled = new DependencyUnavailableError('reserve idempotency key: the store is throttling requests', { cause: new Error('throttled') });
+    const throttled = new DependencyUnavailableError('reserve idempotency key: the store is throttling requests', {
+      cause: new Error('throttled'),
+    });
     await a.fail('reserve', throttled, { applied: false });
     await expect(a.outcome).rejects.toBe(throttled);
     expect(world.records.size).toBe(0);
@@ -389,7 +399,11 @@ describe('expiry', () => {
     const a = new Request('A', world, REX, ids(101));
     expect(await a.finish()).toEqual(['reserve', 'put']);
     expect(await a.outcome).toEqual(created(101, REX));
-    expect(world.records.get(KEY)).toMatchObject({ petId: 101, bodyHash: hashNewPet(REX), expiresAt: NOW_SECONDS + IDEMPOTENCY_TTL_SECONDS });
+    expect(world.records.get(KEY)).toMatchObject({
+      petId: 101,
+      bodyHash: hashNewPet(REX),
+      expiresAt: NOW_SECONDS + IDEMPOTENCY_TTL_SECONDS,
+    });
   });
 
   it('the same pet after expiry is a new pet, not a replay of the old one', async () => {
@@ -428,7 +442,10 @@ describe('expiry', () => {
  * Runs the requests that `start` makes in every order of their storage calls (depth-first over
  * which parked request goes next) and hands each finished run to `check`. Returns the run count.
  */
-async function everyInterleaving(start: () => { world: World; requests: Request[] }, check: (world: World, outcomes: PromiseSettledResult<CreatedPet>[]) => void): Promise<number> {
+async function everyInterleaving(
+  start: () => { world: World; requests: Request[] },
+  check: (world: World, outcomes: PromiseSettledResult<CreatedPet>[]) => void,
+): Promise<number> {
   const toRun: number[][] = [[]];
   let runs = 0;
   for (let prefix = toRun.pop(); prefix; prefix = toRun.pop()) {
@@ -461,7 +478,12 @@ describe('every interleaving', () => {
   it.each([
     { case: 'two requests, fresh key', requests: 2, seed: (_: World) => undefined, orders: 8 },
     { case: 'three requests, fresh key', requests: 3, seed: (_: World) => undefined, orders: 1404 },
-    { case: 'two requests, key left reserved by a request that died', requests: 2, seed: (world: World) => world.seedRecord(50, REX), orders: 20 },
+    {
+      case: 'two requests, key left reserved by a request that died',
+      requests: 2,
+      seed: (world: World) => world.seedRecord(50, REX),
+      orders: 20,
+    },
     {
       case: 'two requests, both first ids taken by unrelated pets',
       requests: 2,
@@ -482,7 +504,9 @@ describe('every interleaving', () => {
         const [one, ...more] = petsLike(world, REX);
         expect(one).toBeDefined();
         expect(more).toEqual([]);
-        expect(outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.pet : outcome.reason))).toEqual(outcomes.map(() => one));
+        expect(outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.pet : outcome.reason))).toEqual(
+          outcomes.map(() => one),
+        );
         expect(outcomes.filter((outcome) => outcome.status === 'fulfilled' && !outcome.value.replayed)).toHaveLength(1);
         expect(world.records.get(KEY)?.petId).toBe(one?.id);
       },

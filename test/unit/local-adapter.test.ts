@@ -39,7 +39,10 @@ describe('toProxyEvent', () => {
   });
 
   it("asserts the gateway's own domain name and scheme, whatever Host and X-Forwarded-Proto the client sent", () => {
-    const event = eventFor(['Host', 'evil.example', 'X-Forwarded-Proto', 'javascript:alert(1)//', 'x-forwarded-proto', 'https'], Buffer.alloc(0));
+    const event = eventFor(
+      ['Host', 'evil.example', 'X-Forwarded-Proto', 'javascript:alert(1)//', 'x-forwarded-proto', 'https'],
+      Buffer.alloc(0),
+    );
     expect(event.requestContext.domainName).toBe('127.0.0.1:3000');
     expect(event.multiValueHeaders['X-Forwarded-Proto']).toEqual(['http']);
     expect(Object.keys(event.headers).filter((name) => name.toLowerCase() === 'x-forwarded-proto')).toEqual(['X-Forwarded-Proto']);

@@ -40,8 +40,20 @@ describe('NewPet', () => {
 describe('query and path parameters', () => {
   it('defaults limit to 20 and converts only canonical integers', () => {
     expect(validate(ListPetsQuery, {}, 'query parameter')).toEqual({ limit: 20 });
-    expect(validate(ListPetsQuery, { limit: integerText('100'), status: 'pending' }, 'query parameter')).toEqual({ limit: 100, status: 'pending' });
-    expect(['1.5', '-1', 'abc', '', '0x10', '1e1', '+5', '01'].map(integerText)).toEqual(['1.5', '-1', 'abc', '', '0x10', '1e1', '+5', '01']);
+    expect(validate(ListPetsQuery, { limit: integerText('100'), status: 'pending' }, 'query parameter')).toEqual({
+      limit: 100,
+      status: 'pending',
+    });
+    expect(['1.5', '-1', 'abc', '', '0x10', '1e1', '+5', '01'].map(integerText)).toEqual([
+      '1.5',
+      '-1',
+      'abc',
+      '',
+      '0x10',
+      '1e1',
+      '+5',
+      '01',
+    ]);
   });
 
   it.each(['0', '101', '-1', '1.5', 'abc', ''])('rejects limit=%j', (limit) => {
@@ -50,7 +62,9 @@ describe('query and path parameters', () => {
   });
 
   it('rejects unknown query parameters by name', () => {
-    expect(thrownHttpError(() => validate(ListPetsQuery, { stauts: 'sold' }, 'query parameter')).message).toContain('unknown query parameter "stauts"');
+    expect(thrownHttpError(() => validate(ListPetsQuery, { stauts: 'sold' }, 'query parameter')).message).toContain(
+      'unknown query parameter "stauts"',
+    );
   });
 
   it.each(['0', '-1', 'abc', '007', '1.5', '9007199254740992'])('rejects petId=%j, saying so once', (petId) => {

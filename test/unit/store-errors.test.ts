@@ -22,7 +22,11 @@ describe('classifyStoreError', () => {
   it('leaves an error that says nothing about reachability as it is (a bug: 500)', () => {
     const bug = new TypeError('Cannot read properties of undefined');
     expect(classifyStoreError(bug, 'Listing pets')).toBe(bug);
-    const denied = Object.assign(new Error('not authorized'), { name: 'AccessDeniedException', $fault: 'client', $metadata: { httpStatusCode: 400 } });
+    const denied = Object.assign(new Error('not authorized'), {
+      name: 'AccessDeniedException',
+      $fault: 'client',
+      $metadata: { httpStatusCode: 400 },
+    });
     expect(classifyStoreError(denied, 'Listing pets')).toBe(denied);
   });
 });

@@ -12,10 +12,17 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { GATEWAY_MAX_BODY_BYTES } from '#lib/http/gateway-errors.ts';
 import { toProxyEvent, type GatewayRequest } from '../lambda-event.ts';
 import { matchPath, methodFor } from './router.ts';
-import type { ApiMethod, ApiResource, GatewayResponseDefinition, IntegrationResponse, LambdaFunctionDefinition, MockIntegration, RestApiDefinition } from './template.ts';
+import type {
+  ApiMethod,
+  ApiResource,
+  GatewayResponseDefinition,
+  IntegrationResponse,
+  LambdaFunctionDefinition,
+  MockIntegration,
+  RestApiDefinition,
+} from './template.ts';
 import { MethodThrottle } from './throttle.ts';
 import { renderTemplate, type ContextVariables } from './velocity.ts';
-
 
 /** What the gateway knows of a request before reading its body. */
 export type RequestHead = Omit<GatewayRequest, 'body' | 'resource' | 'pathParameters' | 'stage'>;
@@ -31,7 +38,12 @@ export type FunctionInvoker = (fn: LambdaFunctionDefinition, event: APIGatewayPr
 export type Routed =
   /** The gateway's own answer, made without the body. */
   | { readonly answer: APIGatewayProxyResult }
-  | { readonly answer?: undefined; readonly resource: ApiResource; readonly method: ApiMethod; readonly pathParameters: Record<string, string> | null };
+  | {
+      readonly answer?: undefined;
+      readonly resource: ApiResource;
+      readonly method: ApiMethod;
+      readonly pathParameters: Record<string, string> | null;
+    };
 
 export interface LocalRestApiOptions {
   /** Apply the stage's method throttling (429 THROTTLED). */
@@ -94,7 +106,10 @@ export class LocalRestApi {
     if (routed.answer) return routed.answer;
     const { integration } = routed.method;
     if (integration.type === 'MOCK') {
-      return this.#mock(integration, head, routed.resource, routed.pathParameters, body.toString('utf8')) ?? this.#gatewayError('DEFAULT_5XX', head);
+      return (
+        this.#mock(integration, head, routed.resource, routed.pathParameters, body.toString('utf8')) ??
+        this.#gatewayError('DEFAULT_5XX', head)
+      );
     }
     const fn = this.definition.functions.get(integration.functionId);
     if (!fn) throw new Error(`No function ${integration.functionId} in the template`);
@@ -124,7 +139,12 @@ export class LocalRestApi {
     const coding = preferredCoding(headerOf(head.rawHeaders, 'accept-encoding'));
     if (!coding) return result;
     const compressed = coding === 'gzip' ? gzipSync(bytes) : deflateSync(bytes);
-    return { ...result, headers: { ...result.headers, 'Content-Encoding': coding }, body: compressed.toString('base64'), isBase64Encoded: true };
+    return {
+      ...result,
+      headers: { ...result.headers, 'Content-Encoding': coding },
+      body: compressed.toString('base64'),
+      isBase64Encoded: true,
+    };
   }
 
   /**
@@ -160,14 +180,16 @@ export class LocalRestApi {
   #gatewayError(type: GatewayErrorType, head: RequestHead, resource?: ApiResource): APIGatewayProxyResult {
     const fallback = DEFAULT_ERRORS[type];
     const definition: GatewayResponseDefinition | undefined =
-      this.definition.gatewayResponses.get(type) ?? this.definition.gatewayResponses.get(fallback.status < 500 ? 'DEFAULT_4XX' : 'DEFAULT_5XX');
+      this.definition.gatewayResponses.get(type) ??
+      this.definition.gatewayResponses.get(fallback.status < 500 ? 'DEFAULT_4XX' : 'DEFAULT_5XX');
     const input = this.#templateInput(head, resource, null, '', {
       'error.message': fallback.message,
       'error.messageString': JSON.stringify(fallback.message),
       'error.responseType': type,
     });
     const statusCode = Number(definition?.statusCode ?? fallback.status);
-    if (!definition) return { statusCode, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ message: fallback.message }) };
+    if (!definition)
+      return { statusCode, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ message: fallback.message }) };
     const [templateType, template] = selectTemplate(definition.responseTemplates, headerOf(head.rawHeaders, 'accept'));
     const headers: Record<string, string> = { 'Content-Type': templateType ?? 'application/json' };
     Object.assign(headers, mapParameters(definition.responseParameters, 'gatewayresponse.header.', input.context, head));
@@ -175,7 +197,13 @@ export class LocalRestApi {
     return { statusCode, headers, body };
   }
 
-  #templateInput(head: RequestHead, resource: ApiResource | undefined, pathParameters: Record<string, string> | null, body: string, error: Record<string, string> = {}) {
+  #templateInput(
+    head: RequestHead,
+    resource: ApiResource | undefined,
+    pathParameters: Record<string, string> | null,
+    body: string,
+    error: Record<string, string> = {},
+  ) {
     const headers = Object.fromEntries(pairs(head.rawHeaders));
     const query = Object.fromEntries(new URLSearchParams(head.search));
     return {
@@ -192,7 +220,12 @@ export class LocalRestApi {
  * `$context`, nested as Velocity reads it (`$context.identity.sourceIp`). Flat keys with dots
  * (`error.message`) are given as nested objects too.
  */
-function contextVariables(head: RequestHead, api: RestApiDefinition, resource: ApiResource | undefined, extra: Record<string, string>): ContextVariables {
+function contextVariables(
+  head: RequestHead,
+  api: RestApiDefinition,
+  resource: ApiResource | undefined,
+  extra: Record<string, string>,
+): ContextVariables {
   const now = Date.now();
   const context: ContextVariables = {
     accountId: '000000000000',
@@ -223,7 +256,12 @@ function contextVariables(head: RequestHead, api: RestApiDefinition, resource: A
  * Header mappings: `'literal'`, or a value from the request or context (`context.requestId`,
  * `method.request.header.X`, `method.request.querystring.X`, `method.request.path.X`).
  */
-function mapParameters(parameters: Readonly<Record<string, string>>, prefix: string, context: ContextVariables, head: RequestHead): Record<string, string> {
+function mapParameters(
+  parameters: Readonly<Record<string, string>>,
+  prefix: string,
+  context: ContextVariables,
+  head: RequestHead,
+): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [target, source] of Object.entries(parameters)) {
     if (!target.startsWith(prefix)) continue;
@@ -240,11 +278,15 @@ function parameterValue(source: string, context: ContextVariables, head: Request
     const value = source
       .slice('context.'.length)
       .split('.')
-      .reduce<unknown>((current, key) => (current !== null && typeof current === 'object' ? (current as Record<string, unknown>)[key] : undefined), context);
+      .reduce<unknown>(
+        (current, key) => (current !== null && typeof current === 'object' ? (current as Record<string, unknown>)[key] : undefined),
+        context,
+      );
     return value === undefined ? undefined : String(value);
   }
   if (source.startsWith('method.request.header.')) return headerOf(head.rawHeaders, source.slice('method.request.header.'.length));
-  if (source.startsWith('method.request.querystring.')) return new URLSearchParams(head.search).get(source.slice('method.request.querystring.'.length)) ?? undefined;
+  if (source.startsWith('method.request.querystring.'))
+    return new URLSearchParams(head.search).get(source.slice('method.request.querystring.'.length)) ?? undefined;
   throw new Error(`Local mode cannot map the response parameter source ${source}`);
 }
 
@@ -259,7 +301,10 @@ function selectResponse(responses: readonly IntegrationResponse[], status: strin
 /** The response template for the client's Accept header; else application/json; else the first. */
 function selectTemplate(templates: Readonly<Record<string, string>>, accept: string | undefined): [string | undefined, string | undefined] {
   const types = Object.keys(templates);
-  const accepted = (accept ?? '').split(',').map((part) => mediaType(part)).filter((t): t is string => t !== undefined);
+  const accepted = (accept ?? '')
+    .split(',')
+    .map((part) => mediaType(part))
+    .filter((t): t is string => t !== undefined);
   const chosen = accepted.find((type) => type in templates) ?? (types.includes('application/json') ? 'application/json' : types[0]);
   return [chosen, chosen === undefined ? undefined : templates[chosen]];
 }

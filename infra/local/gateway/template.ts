@@ -116,7 +116,12 @@ export function readRestApi(template: CfnTemplate): RestApiDefinition {
       const parent = parentOf(props);
       if (!parent) continue;
       const pathPart = String(props.PathPart);
-      const node: ApiResource = { path: `${parent.path === '/' ? '' : parent.path}/${pathPart}`, pathPart, children: [], methods: new Map() };
+      const node: ApiResource = {
+        path: `${parent.path === '/' ? '' : parent.path}/${pathPart}`,
+        pathPart,
+        children: [],
+        methods: new Map(),
+      };
       parent.children.push(node);
       nodes.set(id, node);
       pending.splice(i, 1);
@@ -162,7 +167,7 @@ export function readRestApi(template: CfnTemplate): RestApiDefinition {
       // Lambda's defaults when the template leaves them out.
       memoryMb: Number(props.MemorySize ?? 128),
       timeoutSeconds: Number(props.Timeout ?? 3),
-      environment: ((props.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {}),
+      environment: (props.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {},
       ...(typeof code.S3Key === 'string' ? { codeKey: code.S3Key } : {}),
     });
   }
@@ -226,7 +231,7 @@ export function references(value: unknown): string[] {
   const entries = Object.entries(value);
   const [key, arg] = entries[0] ?? [];
   if (entries.length === 1 && key === 'Ref' && typeof arg === 'string') return [arg];
-  if (entries.length === 1 && key === 'Fn::GetAtt') return [Array.isArray(arg) ? String(arg[0]) : String(arg).split('.')[0] as string];
+  if (entries.length === 1 && key === 'Fn::GetAtt') return [Array.isArray(arg) ? String(arg[0]) : (String(arg).split('.')[0] as string)];
   if (entries.length === 1 && key === 'Fn::Sub') {
     const text = Array.isArray(arg) ? String(arg[0]) : String(arg);
     return [...text.matchAll(/\$\{([^}.!]+)[^}]*\}/g)].map((m) => m[1] as string);

@@ -31,8 +31,7 @@ export function renderTemplate(template: string, input: TemplateInput): string {
 
 /** `$input`: the request's body and parameters. */
 function inputVariable(input: TemplateInput) {
-  const parameter = (name: string): string =>
-    input.pathParameters[name] ?? input.query[name] ?? lookup(input.headers, name) ?? '';
+  const parameter = (name: string): string => input.pathParameters[name] ?? input.query[name] ?? lookup(input.headers, name) ?? '';
   return {
     body: input.body,
     json: (path: string) => JSON.stringify(select(parseBody(input.body), path)),
@@ -65,7 +64,10 @@ function select(value: unknown, path: string): unknown {
   return path
     .split('.')
     .slice(1)
-    .reduce<unknown>((current, key) => (current !== null && typeof current === 'object' ? (current as Record<string, unknown>)[key] : undefined), value);
+    .reduce<unknown>(
+      (current, key) => (current !== null && typeof current === 'object' ? (current as Record<string, unknown>)[key] : undefined),
+      value,
+    );
 }
 
 function lookup(headers: Readonly<Record<string, string>>, name: string): string | undefined {

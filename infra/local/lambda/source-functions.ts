@@ -21,7 +21,10 @@ export function sourceModuleOf(fn: LambdaFunctionDefinition, api: RestApiDefinit
 }
 
 /** Handlers by source module name: the given ones, the others imported from `functions/`. */
-export async function loadSourceHandlers(modules: readonly string[], given: Readonly<Record<string, ProxyHandler>> = {}): Promise<Record<string, ProxyHandler>> {
+export async function loadSourceHandlers(
+  modules: readonly string[],
+  given: Readonly<Record<string, ProxyHandler>> = {},
+): Promise<Record<string, ProxyHandler>> {
   const entries = await Promise.all(
     modules.map(async (name) => {
       if (given[name]) return [name, given[name]] as const;

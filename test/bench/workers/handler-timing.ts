@@ -49,7 +49,10 @@ serve({
     }
     const results: HandlerTiming[] = [];
     let n = 0;
-    const cases = [...SCENARIOS.map((s) => ({ id: s.id, functionName: s.functionName as string })), { id: 'floor' as const, functionName: 'floor' }];
+    const cases = [
+      ...SCENARIOS.map((s) => ({ id: s.id, functionName: s.functionName as string })),
+      { id: 'floor' as const, functionName: 'floor' },
+    ];
     for (const scenario of cases) {
       const handler = handlers.get(scenario.functionName);
       if (!handler) throw new Error(`no bundle for ${scenario.functionName}`);

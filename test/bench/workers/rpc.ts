@@ -10,7 +10,9 @@ export interface RpcRequest {
   readonly [arg: string]: unknown;
 }
 
-export type RpcReply = { readonly id: number; readonly ok: true; readonly result: unknown } | { readonly id: number; readonly ok: false; readonly error: string };
+export type RpcReply =
+  | { readonly id: number; readonly ok: true; readonly result: unknown }
+  | { readonly id: number; readonly ok: false; readonly error: string };
 
 export type RpcHandlers = Record<string, (request: RpcRequest) => unknown>;
 
@@ -34,7 +36,8 @@ export function serve(handlers: RpcHandlers, onStop: () => Promise<void> = async
       })
       .then(
         (result) => process.send?.({ id: message.id, ok: true, result: result ?? null } satisfies RpcReply),
-        (error: unknown) => process.send?.({ id: message.id, ok: false, error: (error as Error).stack ?? String(error) } satisfies RpcReply),
+        (error: unknown) =>
+          process.send?.({ id: message.id, ok: false, error: (error as Error).stack ?? String(error) } satisfies RpcReply),
       );
   });
   // The parent going away ends the worker too.
