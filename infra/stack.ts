@@ -96,6 +96,7 @@ export class PetStoreStack extends Stack {
         environment: {
           [ENV.keyCacheSeconds]: String(settings.apiKeyCacheSeconds),
           [ENV.logLevel]: settings.logLevel,
+          ...(settings.allowedOrigins.length > 0 ? { [ENV.allowedOrigins]: settings.allowedOrigins.join(',') } : {}),
         },
       });
       for (const [logicalName, access] of Object.entries({ ...FUNCTION_TABLE_ACCESS[name], ...AUTH_TABLE_ACCESS })) {

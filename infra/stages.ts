@@ -87,6 +87,11 @@ export interface StageSettings {
   readonly alarmEmail?: string;
   readonly customDomain?: CustomDomainSettings;
   /**
+   * Browser origins allowed to call the pet operations (CORS). Empty: no CORS on them, so browser
+   * pages on other origins cannot use a key (the OpenAPI document is public to every origin anyway).
+   */
+  readonly allowedOrigins: readonly string[];
+  /**
    * Pins the stack to this account and region (context `account` and `region`, both or neither):
    * a deploy whose credentials are for another account, or that targets another region, fails
    * before changing anything. Unpinned, the stack is environment-agnostic and synth needs no AWS.
@@ -153,6 +158,22 @@ const compressionSize = z.preprocess(
     .int({ error: COMPRESSION_SIZE_ERROR })
     .check(z.gte(0, { error: COMPRESSION_SIZE_ERROR }), z.lte(10_485_760, { error: COMPRESSION_SIZE_ERROR })),
 );
+/** The most origins one stage allows: each is a mock status 201..299 (infra/constructs/cors.ts). */
+export const MAX_ALLOWED_ORIGINS = 99;
+const ORIGIN_ERROR = 'must be origins such as https://app.example.com (scheme, lower-case host, optional port; no path), comma-separated';
+/** A list from cdk.json, or `https://a.example,https://b.example` from `-c`. */
+const origins = z.preprocess(
+  (value) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((o) => o.trim())
+          .filter((o) => o !== '')
+      : value,
+  z
+    .array(z.string().check(z.regex(/^https?:\/\/[a-z0-9.-]+(?::\d{1,5})?$/, { error: ORIGIN_ERROR })), { error: ORIGIN_ERROR })
+    .check(z.maxLength(MAX_ALLOWED_ORIGINS, { error: `must list at most ${MAX_ALLOWED_ORIGINS} origins` })),
+);
 /** true/false from cdk.json, or `true`/`false` from `-c`. */
 const flag = z.preprocess(
   (value) => (value === 'true' ? true : value === 'false' ? false : value),
@@ -181,6 +202,7 @@ const stageContext = z.strictObject({
   ),
   hostedZoneId: optionalText(),
   hostedZoneName: optionalText(),
+  allowedOrigins: z.optional(origins),
   account: optionalText(z.string().check(z.regex(/^\d{12}$/, { error: 'must be a 12-digit AWS account id' }))),
   region: optionalText(z.string().check(z.regex(/^[a-z]{2}(?:-[a-z]+)+-\d+$/, { error: 'is not an AWS region such as eu-west-1' }))),
 });
@@ -240,10 +262,11 @@ function settingsOf(stage: StageName, values: StageContext): StageSettings {
   if (values.throttlingBurstLimit < values.throttlingRateLimit) {
     throw new Error(`stage "${stage}" setting "throttlingBurstLimit" must be at least throttlingRateLimit.`);
   }
-  const { domainName, certificateArn, hostedZoneId, hostedZoneName, account, region, alarmEmail, ...rest } = values;
+  const { domainName, certificateArn, hostedZoneId, hostedZoneName, account, region, alarmEmail, allowedOrigins, ...rest } = values;
   return {
     stage,
     ...rest,
+    allowedOrigins: [...new Set(allowedOrigins ?? [])],
     ...(alarmEmail === undefined ? {} : { alarmEmail }),
     ...customDomain(stage, { domainName, certificateArn, hostedZoneId, hostedZoneName }),
     ...pinnedEnvironment(stage, { account, region }),

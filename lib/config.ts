@@ -14,6 +14,8 @@ export const ENV = {
   /** Seconds an API key lookup may be cached; capped at 60 so a revocation bites within a minute. */
   keyCacheSeconds: 'API_KEY_CACHE_SECONDS',
   logLevel: 'LOG_LEVEL',
+  /** Browser origins the pet operations answer with CORS headers, comma-separated; unset: none. */
+  allowedOrigins: 'ALLOWED_ORIGINS',
 } as const;
 
 export interface Config {

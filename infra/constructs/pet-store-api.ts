@@ -31,7 +31,7 @@ import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
 import { REQUEST_ID_HEADER } from '#lib/http/access-log.ts';
 import { OPENAPI_DOCUMENT_PATH, openApiMappingTemplate } from '#lib/openapi/serve.ts';
-import { API_BASE_PATH, resources, type Route, routes } from '#lib/routes.ts';
+import { API_BASE_PATH, allowedMethods, resources, type Route, routes } from '#lib/routes.ts';
 import type { StageSettings } from '../stages.ts';
 import {
   COMMON_ERROR_HEADERS,
@@ -44,6 +44,7 @@ import {
   statusOf,
 } from './gateway-errors.ts';
 import { pascal } from '../pascal.ts';
+import { allowedOriginHeaders, originSelectingTemplate, originStatus, preflightHeaders } from './cors.ts';
 
 export interface PetStoreApiProps {
   readonly settings: StageSettings;
@@ -147,8 +148,8 @@ export class PetStoreApi extends Construct {
     });
     this.api.deploymentStage.node.addDependency(executionLogs);
 
-    this.addRoutes(props.targets);
-    this.addGatewayResponses();
+    this.addRoutes(props.targets, settings.allowedOrigins);
+    this.addGatewayResponses(settings.allowedOrigins);
 
     this.executeApiBaseUrl = this.api.urlForPath(API_BASE_PATH);
     this.baseUrl = this.executeApiBaseUrl;
@@ -196,11 +197,13 @@ export class PetStoreApi extends Construct {
     );
   }
 
-  private addRoutes(targets: PetStoreApiProps['targets']): void {
+  private addRoutes(targets: PetStoreApiProps['targets'], allowedOrigins: readonly string[]): void {
+    // With allowed origins, the gateway's own answers carry CORS for them too (constructs/cors.ts).
+    const cors = allowedOrigins.length > 0 ? { origins: allowedOrigins, originHeaders: allowedOriginHeaders } : undefined;
     // `/` and `/v1` answer 404 like any unknown path; `{proxy+}` catches every other unknown path.
     const base = this.api.root.resourceForPath(API_BASE_PATH.replace(/^\/+/, ''));
     for (const resource of [this.api.root, base, this.api.root.addResource('{proxy+}')]) {
-      addMockMethod(resource, { status: 404, body: NOT_FOUND_BODY });
+      addMockMethod(resource, { status: 404, body: NOT_FOUND_BODY, ...(cors ? { cors } : {}) });
     }
     for (const path of resources) {
       const resource = base.resourceForPath(path.replace(/^\/+/, ''));
@@ -212,11 +215,14 @@ export class PetStoreApi extends Construct {
           { operationName: route.operationId, authorizationType: AuthorizationType.NONE },
         );
       }
+      // The CORS preflight, answered by the gateway: no function runs.
+      if (cors) addPreflight(resource, allowedMethods(path), allowedOrigins);
       // API Gateway prefers a resource's explicit methods over ANY, so ANY sees only the others.
       addMockMethod(resource, {
         status: 405,
         body: methodNotAllowedBody(path),
         headers: { Allow: allowHeader(path) },
+        ...(cors ? { cors } : {}),
       });
     }
     // The OpenAPI document, answered by the gateway itself: no function, no auth (docs/openapi.md).
@@ -225,7 +231,8 @@ export class PetStoreApi extends Construct {
       method: 'GET',
       status: 200,
       body: openApiMappingTemplate(),
-      headers: { 'Cache-Control': 'no-cache' },
+      // Public, without credentials: browser-hosted tools on any origin may load it by URL.
+      headers: { 'Cache-Control': 'no-cache', 'Access-Control-Allow-Origin': '*' },
     });
     addMockMethod(document, {
       status: 405,
@@ -233,11 +240,18 @@ export class PetStoreApi extends Construct {
         'method_not_allowed',
         `Method $context.httpMethod is not allowed on ${API_BASE_PATH}${OPENAPI_DOCUMENT_PATH}. Allowed: GET.`,
       ),
-      headers: { Allow: 'GET' },
+      headers: { Allow: 'GET', 'Access-Control-Allow-Origin': '*' },
     });
   }
 
-  private addGatewayResponses(): void {
+  /**
+   * A gateway response cannot pick a header by the request's Origin: with one allowed origin it
+   * names it (a page on another origin cannot read the answer either way); with several, it only
+   * says `Vary: Origin` (README, "CORS").
+   */
+  private addGatewayResponses(allowedOrigins: readonly string[]): void {
+    const [only] = allowedOrigins;
+    const cors = allowedOrigins.length === 1 && only ? allowedOriginHeaders(only) : allowedOrigins.length > 1 ? { Vary: 'Origin' } : {};
     for (const [type, error] of Object.entries(GATEWAY_RESPONSES) as [string, GatewayError][]) {
       new GatewayResponse(this, `Gateway${pascal(type)}`, {
         restApi: this.api,
@@ -245,7 +259,7 @@ export class PetStoreApi extends Construct {
         statusCode: String(statusOf(error.code)),
         responseHeaders: {
           'Content-Type': quoted('application/json'),
-          ...mapValues({ ...COMMON_ERROR_HEADERS, ...error.headers }, quoted),
+          ...mapValues({ ...COMMON_ERROR_HEADERS, ...error.headers, ...cors }, quoted),
           [REQUEST_ID_HEADER]: 'context.requestId',
         },
         templates: { 'application/json': errorBody(error.code, error.message) },
@@ -261,27 +275,48 @@ interface MockAnswer {
   /** Mapping template of the response body (VTL: `$context…` is substituted). */
   readonly body: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * CORS: the allowed origins, each answered with these extra headers (`originHeaders(origin)`);
+   * `Vary: Origin` on every answer. Without it the mock ignores Origin.
+   */
+  readonly cors?: { readonly origins: readonly string[]; readonly originHeaders: (origin: string) => Record<string, string> };
 }
 
 /** A method (ANY by default) whose MOCK integration always answers `answer`, with the common headers. */
 function addMockMethod(resource: IResource, answer: MockAnswer): void {
-  const staticHeaders = { 'Content-Type': 'application/json', ...COMMON_ERROR_HEADERS, ...answer.headers };
-  const headerNames = [...Object.keys(staticHeaders), REQUEST_ID_HEADER];
+  const staticHeaders = {
+    'Content-Type': 'application/json',
+    ...COMMON_ERROR_HEADERS,
+    ...answer.headers,
+    ...(answer.cors ? { Vary: 'Origin' } : {}),
+  };
+  const parameters = (headers: Record<string, string>) => ({
+    ...Object.fromEntries(Object.entries(headers).map(([name, value]) => [`method.response.header.${name}`, quoted(value)])),
+    [`method.response.header.${REQUEST_ID_HEADER}`]: 'context.requestId',
+  });
+  const perOrigin = (answer.cors?.origins ?? []).map((origin, i) => ({
+    statusCode: String(answer.status),
+    selectionPattern: originStatus(i),
+    responseParameters: parameters({ ...staticHeaders, ...answer.cors?.originHeaders(origin) }),
+    responseTemplates: { 'application/json': answer.body },
+  }));
+  const headerNames = new Set([...Object.keys(staticHeaders), REQUEST_ID_HEADER]);
+  for (const origin of answer.cors?.origins.slice(0, 1) ?? [])
+    for (const name of Object.keys(answer.cors?.originHeaders(origin) ?? {})) headerNames.add(name);
+  const requestTemplate = answer.cors ? originSelectingTemplate(answer.cors.origins) : '{"statusCode": 200}';
   resource.addMethod(
     answer.method ?? 'ANY',
     new MockIntegration({
       passthroughBehavior: PassthroughBehavior.NEVER,
-      requestTemplates: Object.fromEntries(MOCK_CONTENT_TYPES.map((type) => [type, '{"statusCode": 200}'])),
+      requestTemplates: Object.fromEntries(MOCK_CONTENT_TYPES.map((type) => [type, requestTemplate])),
       integrationResponses: [
+        // No selectionPattern: the default response, whatever the mock's own status.
         {
-          // No selectionPattern: the default response, whatever the mock's own status.
           statusCode: String(answer.status),
-          responseParameters: {
-            ...Object.fromEntries(Object.entries(staticHeaders).map(([name, value]) => [`method.response.header.${name}`, quoted(value)])),
-            [`method.response.header.${REQUEST_ID_HEADER}`]: 'context.requestId',
-          },
+          responseParameters: parameters(staticHeaders),
           responseTemplates: { 'application/json': answer.body },
         },
+        ...perOrigin,
       ],
     }),
     {
@@ -289,8 +324,57 @@ function addMockMethod(resource: IResource, answer: MockAnswer): void {
       methodResponses: [
         {
           statusCode: String(answer.status),
-          responseParameters: Object.fromEntries(headerNames.map((name) => [`method.response.header.${name}`, true])),
+          responseParameters: Object.fromEntries([...headerNames].map((name) => [`method.response.header.${name}`, true])),
         },
+      ],
+    },
+  );
+}
+
+/**
+ * The CORS preflight (OPTIONS) of a resource: 204 with the methods and headers a page may use for
+ * an allowed origin; 403 `forbidden` for any other, with no CORS header, so the browser stops there.
+ */
+function addPreflight(resource: IResource, methods: readonly string[], origins: readonly string[]): void {
+  const forbidden = { 'Content-Type': 'application/json', ...COMMON_ERROR_HEADERS, Vary: 'Origin' };
+  const parameters = (headers: Record<string, string>) => ({
+    ...Object.fromEntries(Object.entries(headers).map(([name, value]) => [`method.response.header.${name}`, quoted(value)])),
+    [`method.response.header.${REQUEST_ID_HEADER}`]: 'context.requestId',
+  });
+  const [first = ''] = origins;
+  const declare = (headers: Record<string, string>) =>
+    Object.fromEntries([...Object.keys(headers), REQUEST_ID_HEADER].map((name) => [`method.response.header.${name}`, true]));
+  const requestTemplate = originSelectingTemplate(origins);
+  resource.addMethod(
+    'OPTIONS',
+    new MockIntegration({
+      passthroughBehavior: PassthroughBehavior.NEVER,
+      requestTemplates: Object.fromEntries(MOCK_CONTENT_TYPES.map((type) => [type, requestTemplate])),
+      integrationResponses: [
+        {
+          statusCode: '403',
+          responseParameters: parameters(forbidden),
+          responseTemplates: {
+            // Static: echoing the client's Origin into JSON would let it write the body.
+            'application/json': errorBody(
+              'forbidden',
+              "This origin may not call this API from a browser (CORS): it is not in the stage's allowedOrigins.",
+            ),
+          },
+        },
+        ...origins.map((origin, i) => ({
+          statusCode: '204',
+          selectionPattern: originStatus(i),
+          responseParameters: parameters({ ...COMMON_ERROR_HEADERS, ...preflightHeaders(origin, methods) }),
+          responseTemplates: { 'application/json': '' },
+        })),
+      ],
+    }),
+    {
+      authorizationType: AuthorizationType.NONE,
+      methodResponses: [
+        { statusCode: '403', responseParameters: declare(forbidden) },
+        { statusCode: '204', responseParameters: declare({ ...COMMON_ERROR_HEADERS, ...preflightHeaders(first, methods) }) },
       ],
     },
   );

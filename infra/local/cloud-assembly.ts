@@ -23,8 +23,11 @@ export function cdkJsonContext(): Record<string, unknown> {
   return cdkJson.context ?? {};
 }
 
-/** The stage's template, synthesized in this process with cdk.json's context and no bundling. */
-export async function synthesizeStageTemplate(stage: StageName): Promise<CfnTemplate> {
+/**
+ * The stage's template, synthesized in this process with cdk.json's context (and `context`, as
+ * `-c` would give it) and no bundling.
+ */
+export async function synthesizeStageTemplate(stage: StageName, context: Record<string, unknown> = {}): Promise<CfnTemplate> {
   // Imported here: source mode pays for aws-cdk-lib only when it starts, never the handlers.
   const [{ App }, { PetStoreStack }, { readStageSettings }] = await Promise.all([
     import('aws-cdk-lib'),
@@ -37,7 +40,7 @@ export async function synthesizeStageTemplate(stage: StageName): Promise<CfnTemp
       outdir,
       // Validation is `cdk synth`'s job (npm run lint:cfn, the infra tests); this only reads.
       builtinCloudFormationValidation: false,
-      context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] },
+      context: { ...cdkJsonContext(), ...context, 'aws:cdk:bundling-stacks': [] },
     });
     const settings = readStageSettings(stage, (key) => app.node.tryGetContext(key));
     new PetStoreStack(app, stackName(stage), { settings });

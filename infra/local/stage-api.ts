@@ -6,7 +6,7 @@ import { ENV } from '#lib/config.ts';
 import type { StageName } from '../stages.ts';
 import { localTableRefs, readAssemblyStage, synthesizeStageTemplate } from './cloud-assembly.ts';
 import { LocalRestApi } from './gateway/rest-api.ts';
-import { type CfnTemplate, readRestApi } from './gateway/template.ts';
+import { type CfnTemplate, type RestApiDefinition, readRestApi } from './gateway/template.ts';
 import { BundleFunctions } from './lambda/bundle-functions.ts';
 import { loadSourceHandlers, type ProxyHandler, sourceInvoker, sourceModuleOf } from './lambda/source-functions.ts';
 
@@ -30,12 +30,26 @@ export interface SourceStageOptions {
 /** Source mode: the stage synthesized in process; the handler sources answer, in this process. */
 export async function sourceStageApi(options: SourceStageOptions = {}): Promise<StageApi> {
   const definition = readRestApi(options.template ?? (await synthesizeStageTemplate(options.stage ?? 'staging')));
+  applyTemplateEnvironment(definition);
   const modules = [...new Set([...definition.functions.values()].map((fn) => sourceModuleOf(fn, definition)))];
   const handlers = await loadSourceHandlers(modules, options.handlers);
   return {
     api: new LocalRestApi(definition, sourceInvoker(definition, handlers), { throttling: options.throttling ?? false }),
     close: async () => undefined,
   };
+}
+
+/**
+ * Source mode's functions share this process's environment: each variable the template gives them
+ * as a plain value (log level, key cache, allowed origins) is set here unless the shell set it.
+ * Table references are local-stack.ts's; NODE_OPTIONS means nothing to code already running.
+ */
+function applyTemplateEnvironment(definition: RestApiDefinition): void {
+  for (const fn of definition.functions.values()) {
+    for (const [name, value] of Object.entries(fn.environment)) {
+      if (typeof value === 'string' && name !== 'NODE_OPTIONS' && process.env[name] === undefined) process.env[name] = value;
+    }
+  }
 }
 
 export interface BundleStageOptions {

@@ -1,6 +1,7 @@
 /**
  * The middleware chain every operation shares, outermost first:
  *   accessLog      request id, common headers and one log line, on every response;
+ *   cors           (a stage with allowedOrigins) CORS headers for an allowed Origin, on every response;
  *   deprecation    (deprecated routes) Deprecation, Sunset and successor Link headers;
  *   errorResponder every error becomes the spec's Error body (see error-responder.ts);
  *   bearerAuth     401 unless the request carries a usable API key;
@@ -13,6 +14,7 @@ import { type Route, routeFor } from '../routes.ts';
 import { services } from '../services.ts';
 import { accessLog } from './access-log.ts';
 import { bearerAuth } from './bearer-auth.ts';
+import { cors } from './cors.ts';
 import { deprecation } from './deprecation.ts';
 import { errorResponder } from './error-responder.ts';
 import { type JsonBodyEvent, jsonBody } from './json-body.ts';
@@ -22,7 +24,7 @@ export type ApiEvent = APIGatewayProxyEvent;
 
 function baseChain(operationId: Route['operationId']) {
   const { sunset, successor } = routeFor(operationId);
-  const chain = middy<APIGatewayProxyEvent, ApiResult>().use(accessLog(operationId));
+  const chain = middy<APIGatewayProxyEvent, ApiResult>().use(accessLog(operationId)).use(cors());
   if (sunset && successor) chain.use(deprecation({ sunset, successor }));
   return chain.use(errorResponder()).use(bearerAuth(() => services().keys));
 }

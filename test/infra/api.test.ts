@@ -264,6 +264,63 @@ describe.each(STAGE_NAMES)('%s REST API', (stage: StageName) => {
   });
 });
 
+describe('CORS', () => {
+  const ORIGINS = ['https://app.example.com', 'http://localhost:5173'];
+
+  it('is off by default: no preflight method, no ALLOWED_ORIGINS, the document public to every origin', () => {
+    const staging = app.templates.staging;
+    expect(methods(staging).filter((m) => m.method === 'OPTIONS')).toEqual([]);
+    for (const fn of Object.values(all(staging, 'AWS::Lambda::Function')))
+      expect(fn.Properties.Environment.Variables).not.toHaveProperty('ALLOWED_ORIGINS');
+    for (const method of ['GET', 'ANY']) {
+      const [response] = methodAt(staging, '/v1/openapi.json', method).properties.Integration.IntegrationResponses;
+      expect(response.ResponseParameters['method.response.header.Access-Control-Allow-Origin']).toBe("'*'");
+    }
+  });
+
+  it('with allowedOrigins: a gateway-answered preflight per pet resource, one integration response per origin, and the functions told', () => {
+    const cors = synth({ context: { 'staging.allowedOrigins': ORIGINS.join(',') } });
+    try {
+      const template = cors.templates.staging;
+      for (const path of ['/v1/pets', '/v1/pets/{petId}']) {
+        const preflight = methodAt(template, path, 'OPTIONS').properties.Integration;
+        expect(preflight.Type).toBe('MOCK');
+        expect(preflight.RequestTemplates['application/json']).toContain(`"${ORIGINS[1]}"`);
+        const [denied, ...allowed] = preflight.IntegrationResponses;
+        expect(denied).toMatchObject({ StatusCode: '403' });
+        expect(denied.SelectionPattern).toBeUndefined();
+        expect(
+          allowed.map((r: Json) => [
+            r.SelectionPattern,
+            r.StatusCode,
+            r.ResponseParameters['method.response.header.Access-Control-Allow-Origin'],
+          ]),
+        ).toEqual([
+          ['201', '204', `'${ORIGINS[0]}'`],
+          ['202', '204', `'${ORIGINS[1]}'`],
+        ]);
+        const wrongMethod = methodAt(template, path, 'ANY').properties.Integration.IntegrationResponses;
+        expect(wrongMethod.map((r: Json) => r.ResponseParameters['method.response.header.Access-Control-Allow-Origin'])).toEqual([
+          undefined,
+          `'${ORIGINS[0]}'`,
+          `'${ORIGINS[1]}'`,
+        ]);
+      }
+      for (const fn of Object.values(all(template, 'AWS::Lambda::Function'))) {
+        expect(fn.Properties.Environment.Variables.ALLOWED_ORIGINS).toBe(ORIGINS.join(','));
+      }
+      // Two origins: a gateway response cannot choose, so it only varies.
+      const throttled = Object.values(all(template, 'AWS::ApiGateway::GatewayResponse')).find(
+        (r) => r.Properties.ResponseType === 'THROTTLED',
+      );
+      expect(throttled?.Properties.ResponseParameters['gatewayresponse.header.Vary']).toBe("'Origin'");
+      expect(throttled?.Properties.ResponseParameters).not.toHaveProperty('gatewayresponse.header.Access-Control-Allow-Origin');
+    } finally {
+      cors.cleanup();
+    }
+  });
+});
+
 describe('content encoding', () => {
   it.each(['staging', 'production'] as const)('%s compresses response bodies of 1 KiB and more (cdk.json)', (stage) => {
     app.templates[stage].hasResourceProperties('AWS::ApiGateway::RestApi', { MinimumCompressionSize: 1024 });

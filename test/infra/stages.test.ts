@@ -49,6 +49,17 @@ describe('stage settings', () => {
     expect(read('production', { stages: JSON.stringify({ production: { logLevel: 'debug' } }) }).logLevel).toBe('debug');
   });
 
+  it('reads allowed origins from a list or a comma-separated -c value; none by default', () => {
+    expect(read('staging').allowedOrigins).toEqual([]);
+    expect(read('staging', { 'staging.allowedOrigins': 'https://app.example.com, http://localhost:5173' }).allowedOrigins).toEqual([
+      'https://app.example.com',
+      'http://localhost:5173',
+    ]);
+    expect(read('production', { stages: { production: { allowedOrigins: ['https://app.example.com'] } } }).allowedOrigins).toEqual([
+      'https://app.example.com',
+    ]);
+  });
+
   it('reads the compression threshold, 0 included (compress everything)', () => {
     expect(read('staging').minimumCompressionSizeBytes).toBe(1024);
     expect(read('staging', { 'staging.minimumCompressionSizeBytes': '0' }).minimumCompressionSizeBytes).toBe(0);
@@ -72,6 +83,9 @@ describe('stage settings', () => {
     [{ stages: '{nope' }, /not valid JSON/],
     [{ 'staging.account': '123456789012' }, /account and region together/],
     [{ 'staging.tracing': 'maybe' }, /tracing" must be true or false/],
+    [{ 'staging.allowedOrigins': 'https://app.example.com/' }, /allowedOrigins" must be origins such as/],
+    [{ 'staging.allowedOrigins': 'app.example.com' }, /allowedOrigins" must be origins such as/],
+    [{ 'staging.allowedOrigins': 'https://App.example.com' }, /allowedOrigins" must be origins such as/],
     [{ 'staging.minimumCompressionSizeBytes': '-1' }, /minimumCompressionSizeBytes" must be a whole number of bytes from 0 to 10485760/],
     [{ 'staging.minimumCompressionSizeBytes': '1.5' }, /minimumCompressionSizeBytes" must be a whole number/],
     [{ 'staging.minimumCompressionSizeBytes': 20_000_000 }, /minimumCompressionSizeBytes" must be a whole number/],

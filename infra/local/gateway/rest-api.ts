@@ -164,7 +164,8 @@ export class LocalRestApi {
     if (requestTemplate === undefined && integration.passthroughBehavior === 'NEVER') {
       return this.#gatewayError('UNSUPPORTED_MEDIA_TYPE', head, resource);
     }
-    if (requestTemplate?.includes('$input') && body === undefined) return undefined;
+    // Only a template that reads the body waits for it; `$input.params` needs the head alone.
+    if (requestTemplate !== undefined && /\$input\.(?:body|json|path)\b/.test(requestTemplate) && body === undefined) return undefined;
     const input = this.#templateInput(head, resource, pathParameters, body ?? '');
     const rendered = requestTemplate === undefined ? (body ?? '') : renderTemplate(requestTemplate, input);
     const mockStatus = String((safeJson(rendered) as { statusCode?: unknown } | undefined)?.statusCode ?? 200);

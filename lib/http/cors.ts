@@ -1,0 +1,51 @@
+/**
+ * CORS on the functions' answers, for the browser origins a stage allows (ALLOWED_ORIGINS, from the
+ * stage setting `allowedOrigins`). An allowed origin gets `Access-Control-Allow-Origin` naming it and
+ * the response headers a page may read; any other origin gets none. Every answer says `Vary: Origin`
+ * once CORS is on, so a cache never hands one origin's answer to another. The preflight and the
+ * gateway's own answers are the gateway's (infra/constructs/cors.ts).
+ */
+import type { MiddlewareObj, Request } from '@middy/core';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { ENV } from '../config.ts';
+import { header } from './response.ts';
+import type { ApiResult } from './response.ts';
+
+/** Request headers a page may send: the key, the body's type, the retry key. */
+export const CORS_ALLOWED_HEADERS = 'Authorization, Content-Type, Idempotency-Key';
+/** Response headers a page may read besides the CORS-safelisted ones. */
+export const CORS_EXPOSED_HEADERS = 'Location, Link, X-Request-Id, Idempotent-Replayed, Retry-After, Deprecation, Sunset';
+/** Seconds a browser may cache a preflight. */
+export const CORS_MAX_AGE_SECONDS = 600;
+
+let parsed: { readonly from: string; readonly origins: ReadonlySet<string> } | undefined;
+function allowedOrigins(): ReadonlySet<string> {
+  const from = process.env[ENV.allowedOrigins] ?? '';
+  if (parsed?.from !== from)
+    parsed = {
+      from,
+      origins: new Set(
+        from
+          .split(',')
+          .map((o) => o.trim())
+          .filter((o) => o !== ''),
+      ),
+    };
+  return parsed.origins;
+}
+
+/** The CORS headers of an answer to a request from `origin`; none when CORS is off. */
+export function corsHeaders(origin: string | undefined): Record<string, string> {
+  const allowed = allowedOrigins();
+  if (allowed.size === 0) return {};
+  if (origin === undefined || !allowed.has(origin)) return { Vary: 'Origin' };
+  return { 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': CORS_EXPOSED_HEADERS, Vary: 'Origin' };
+}
+
+export function cors(): MiddlewareObj<APIGatewayProxyEvent, ApiResult> {
+  const mark = (request: Request<APIGatewayProxyEvent, ApiResult>): void => {
+    if (!request.response) return;
+    request.response.headers = { ...request.response.headers, ...corsHeaders(header(request.event.headers, 'origin')) };
+  };
+  return { after: mark, onError: mark };
+}
