@@ -7,7 +7,8 @@
  *   asset manifest and the esbuild bundles); each function runs from its asset folder.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -48,6 +49,48 @@ export async function synthesizeStageTemplate(stage: StageName, context: Record<
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }
+}
+
+/** Where `cachedStageTemplate` keeps templates, by a hash of everything that shapes them. */
+const TEMPLATE_CACHE_DIR = path.join(REPO_ROOT, 'node_modules', '.cache', 'petstore-templates');
+
+/**
+ * `synthesizeStageTemplate`, skipped when nothing that shapes the template changed since the last
+ * start: the CDK app and the code it reads (infra/, lib/), cdk.json, the locked dependency versions
+ * and the extra context. Saves `npm start` about a second (loading aws-cdk-lib and synthesizing).
+ */
+export async function cachedStageTemplate(stage: StageName): Promise<CfnTemplate> {
+  const name = `${stage}-${templateInputsHash(stage)}.json`;
+  const file = path.join(TEMPLATE_CACHE_DIR, name);
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as CfnTemplate;
+  } catch {
+    // Not cached yet (or just replaced by another process): synthesize.
+  }
+  const template = await synthesizeStageTemplate(stage);
+  mkdirSync(TEMPLATE_CACHE_DIR, { recursive: true });
+  for (const old of readdirSync(TEMPLATE_CACHE_DIR)) {
+    if (old.startsWith(`${stage}-`) && old !== name) rmSync(path.join(TEMPLATE_CACHE_DIR, old), { force: true });
+  }
+  // Written whole, then renamed: a process starting meanwhile reads all of it or nothing.
+  const partial = `${file}.${process.pid}.tmp`;
+  writeFileSync(partial, JSON.stringify(template));
+  renameSync(partial, file);
+  return template;
+}
+
+function templateInputsHash(stage: StageName): string {
+  const hash = createHash('sha256').update(stage);
+  const files = ['cdk.json', 'package-lock.json', ...sourceFiles('infra'), ...sourceFiles('lib')];
+  for (const file of files) hash.update(`\0${file}\0`).update(readFileSync(path.join(REPO_ROOT, file)));
+  return hash.digest('hex').slice(0, 16);
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(path.join(REPO_ROOT, dir), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => path.relative(REPO_ROOT, path.join(entry.parentPath, entry.name)))
+    .sort();
 }
 
 export interface AssemblyStage {

@@ -4,7 +4,7 @@
  */
 import { ENV } from '#lib/config.ts';
 import type { StageName } from '../stages.ts';
-import { localTableRefs, readAssemblyStage, synthesizeStageTemplate } from './cloud-assembly.ts';
+import { cachedStageTemplate, localTableRefs, readAssemblyStage } from './cloud-assembly.ts';
 import { LocalRestApi } from './gateway/rest-api.ts';
 import { type CfnTemplate, type RestApiDefinition, readRestApi } from './gateway/template.ts';
 import { BundleFunctions } from './lambda/bundle-functions.ts';
@@ -29,7 +29,7 @@ export interface SourceStageOptions {
 
 /** Source mode: the stage synthesized in process; the handler sources answer, in this process. */
 export async function sourceStageApi(options: SourceStageOptions = {}): Promise<StageApi> {
-  const definition = readRestApi(options.template ?? (await synthesizeStageTemplate(options.stage ?? 'staging')));
+  const definition = readRestApi(options.template ?? (await cachedStageTemplate(options.stage ?? 'staging')));
   applyTemplateEnvironment(definition);
   const modules = [...new Set([...definition.functions.values()].map((fn) => sourceModuleOf(fn, definition)))];
   const handlers = await loadSourceHandlers(modules, options.handlers);

@@ -4,7 +4,9 @@
  * rendered by Velocity, method throttling, and what it makes of a function's failure.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { synthesizeStageTemplate } from '../../infra/local/cloud-assembly.ts';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { cachedStageTemplate, REPO_ROOT, synthesizeStageTemplate } from '../../infra/local/cloud-assembly.ts';
 import { type FunctionInvoker, LocalRestApi, preferredCoding, type RequestHead } from '../../infra/local/gateway/rest-api.ts';
 import { matchPath, methodFor } from '../../infra/local/gateway/router.ts';
 import { readRestApi, type RestApiDefinition } from '../../infra/local/gateway/template.ts';
@@ -237,5 +239,15 @@ describe('Velocity', () => {
       },
     );
     expect(out).toBe('{"m":"PATCH","id":"9","b":"\\"Rex \\\\\\"the\\\\\\" dog\\""}');
+  });
+});
+
+describe('the template cache of npm start', () => {
+  it('gives the template a fresh synthesis gives, from node_modules/.cache, keyed by what shapes it', async () => {
+    const cached = await cachedStageTemplate('staging');
+    expect(cached).toEqual(await synthesizeStageTemplate('staging'));
+    const files = readdirSync(path.join(REPO_ROOT, 'node_modules/.cache/petstore-templates')).filter((f) => f.startsWith('staging-'));
+    expect(files.some((f) => /^staging-[0-9a-f]{16}\.json$/.test(f))).toBe(true);
+    expect(await cachedStageTemplate('staging')).toEqual(cached);
   });
 });
