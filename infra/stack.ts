@@ -8,6 +8,7 @@ import { Alias, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { ENV } from '#lib/config.ts';
+import { BUNDLED_ASSETS_DIR, REFERENCE_ASSETS } from '#lib/openapi/reference-page.ts';
 import { type Route, routes } from '#lib/routes.ts';
 import { BY_STATUS_INDEX, apiKeysTable, idempotencyTable, petsTable } from '#lib/store/tables.ts';
 import { ApiFunction, type TableAccess } from './constructs/api-function.ts';
@@ -59,6 +60,8 @@ export class PetStoreStack extends Stack {
   readonly liveAliases?: Readonly<Record<FunctionName, Alias>>;
   readonly deploymentGroups?: Readonly<Record<FunctionName, LambdaDeploymentGroup>>;
   readonly api: PetStoreApi;
+  /** Serves the API reference page and its assets. */
+  readonly referenceFunction: ApiFunction;
   readonly monitoring: Monitoring;
 
   constructor(scope: Construct, id: string, props: PetStoreStackProps) {
@@ -123,7 +126,21 @@ export class PetStoreStack extends Stack {
       targets = aliases;
     }
 
-    this.api = new PetStoreApi(this, 'Api', { settings, targets, logRetention, logRemovalPolicy });
+    // The API reference page (GET /v1/docs): public, no table, no canary (it serves files only).
+    this.referenceFunction = new ApiFunction(this, 'Docs', {
+      entry: 'functions/docs.ts',
+      functionName: `${this.stackName}-docs`,
+      description: `Pet Store ${settings.stage}: GET /v1/docs (API reference page)`,
+      logRetention,
+      logRemovalPolicy,
+      tracing: settings.tracing,
+      bundledFiles: {
+        sources: Object.keys(REFERENCE_ASSETS).map((name) => `node_modules/swagger-ui-dist/${name}`),
+        into: BUNDLED_ASSETS_DIR,
+      },
+    });
+
+    this.api = new PetStoreApi(this, 'Api', { settings, targets, referenceTarget: this.referenceFunction, logRetention, logRemovalPolicy });
     this.monitoring = new Monitoring(this, 'Monitoring', {
       settings,
       // The names the API was given (PetStoreApi: restApiName = stack name, stageName = stage).

@@ -63,6 +63,8 @@ export interface ApiFunctionProps {
   readonly retainVersions?: boolean;
   /** X-Ray active tracing (the stage setting `tracing`). */
   readonly tracing?: boolean;
+  /** Files copied beside the bundle (repository-relative sources → a folder in the asset). */
+  readonly bundledFiles?: { readonly sources: readonly string[]; readonly into: string };
 }
 
 export class ApiFunction extends NodejsFunction {
@@ -90,7 +92,7 @@ export class ApiFunction extends NodejsFunction {
       timeout: Duration.seconds(TIMEOUT_SECONDS),
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
-      bundling: nodejsBundling(),
+      bundling: nodejsBundling(props.bundledFiles),
       environment: {
         // Stack traces point into the TypeScript sources through the bundled source map.
         NODE_OPTIONS: '--enable-source-maps',
@@ -152,8 +154,20 @@ function dynamodb(actions: readonly string[]): string[] {
 }
 
 /** infra/bundling.ts expressed as NodejsFunction bundling options (always local esbuild, never Docker). */
-export function nodejsBundling(): BundlingOptions {
+export function nodejsBundling(bundledFiles?: ApiFunctionProps['bundledFiles']): BundlingOptions {
   return {
+    ...(bundledFiles
+      ? {
+          commandHooks: {
+            beforeBundling: () => [],
+            beforeInstall: () => [],
+            afterBundling: (inputDir: string, outputDir: string) => [
+              `mkdir -p "${join(outputDir, bundledFiles.into)}"`,
+              ...bundledFiles.sources.map((source) => `cp "${join(inputDir, source)}" "${join(outputDir, bundledFiles.into)}/"`),
+            ],
+          },
+        }
+      : {}),
     format: esbuildOptions.format === 'esm' ? OutputFormat.ESM : OutputFormat.CJS,
     target: esbuildOptions.target,
     minify: esbuildOptions.minify,

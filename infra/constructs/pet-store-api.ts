@@ -30,6 +30,7 @@ import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
 import { REQUEST_ID_HEADER } from '#lib/http/access-log.ts';
+import { REFERENCE_PAGE_PATH } from '#lib/openapi/reference-page.ts';
 import { OPENAPI_DOCUMENT_PATH, openApiMappingTemplate } from '#lib/openapi/serve.ts';
 import { API_BASE_PATH, allowedMethods, resources, type Route, routes } from '#lib/routes.ts';
 import type { StageSettings } from '../stages.ts';
@@ -50,6 +51,8 @@ export interface PetStoreApiProps {
   readonly settings: StageSettings;
   /** What each route invokes: the function itself, or its `live` alias in production. */
   readonly targets: Readonly<Record<Route['functionName'], IFunction>>;
+  /** Serves GET /v1/docs and /v1/docs/{asset}, the API reference page. */
+  readonly referenceTarget: IFunction;
   readonly logRetention: RetentionDays;
   readonly logRemovalPolicy: RemovalPolicy;
 }
@@ -149,6 +152,7 @@ export class PetStoreApi extends Construct {
     this.api.deploymentStage.node.addDependency(executionLogs);
 
     this.addRoutes(props.targets, settings.allowedOrigins);
+    this.addReferencePage(props.referenceTarget);
     this.addGatewayResponses(settings.allowedOrigins);
 
     this.executeApiBaseUrl = this.api.urlForPath(API_BASE_PATH);
@@ -242,6 +246,24 @@ export class PetStoreApi extends Construct {
       ),
       headers: { Allow: 'GET', 'Access-Control-Allow-Origin': '*' },
     });
+  }
+
+  /** The API reference page and its assets: public like the document, answered by one function. */
+  private addReferencePage(target: IFunction): void {
+    const base = this.api.root.resourceForPath(API_BASE_PATH.replace(/^\/+/, ''));
+    const page = base.addResource(REFERENCE_PAGE_PATH.replace(/^\/+/, ''));
+    const assets = page.addResource('{asset}');
+    for (const resource of [page, assets]) {
+      resource.addMethod('GET', new LambdaIntegration(target, { proxy: true, allowTestInvoke: false }), {
+        operationName: resource === page ? 'getReferencePage' : 'getReferenceAsset',
+        authorizationType: AuthorizationType.NONE,
+      });
+      addMockMethod(resource, {
+        status: 405,
+        body: errorBody('method_not_allowed', `Method $context.httpMethod is not allowed on ${resource.path}. Allowed: GET.`),
+        headers: { Allow: 'GET', 'Access-Control-Allow-Origin': '*' },
+      });
+    }
   }
 
   /**

@@ -81,7 +81,7 @@ describe.each(STAGE_NAMES)('%s REST API', (stage: StageName) => {
 
   it('has a v1 resource at the root with the route resources under it', () => {
     const paths = [...resourcePaths(template).values()].sort();
-    expect(paths).toEqual(['/v1', '/v1/openapi.json', '/v1/pets', '/v1/pets/{petId}', '/{proxy+}'].sort());
+    expect(paths).toEqual(['/v1', '/v1/docs', '/v1/docs/{asset}', '/v1/openapi.json', '/v1/pets', '/v1/pets/{petId}', '/{proxy+}'].sort());
     expect(resources.map((r) => `/v1${r}`).every((p) => paths.includes(p))).toBe(true);
   });
 
@@ -96,6 +96,18 @@ describe.each(STAGE_NAMES)('%s REST API', (stage: StageName) => {
     expect(JSON.stringify(method.properties.Integration.Uri)).toContain(`"${target}"`);
   });
 
+  it('serves the API reference page and its assets from the docs function, public, 405 for other methods', () => {
+    for (const path of ['/v1/docs', '/v1/docs/{asset}']) {
+      const get = methodAt(template, path, 'GET').properties;
+      expect(get.AuthorizationType).toBe('NONE');
+      expect(get.Integration.Type).toBe('AWS_PROXY');
+      expect(JSON.stringify(get.Integration.Uri)).toContain(`"${logicalId(stack.referenceFunction)}"`);
+      const [other] = methodAt(template, path, 'ANY').properties.Integration.IntegrationResponses;
+      expect(other.StatusCode).toBe('405');
+      expect(other.ResponseParameters['method.response.header.Allow']).toBe("'GET'");
+    }
+  });
+
   it('has no methods besides the routes and the mocks', () => {
     const expected = [
       ...routes.map((r) => `${r.method} /v1${r.resource}`),
@@ -105,6 +117,10 @@ describe.each(STAGE_NAMES)('%s REST API', (stage: StageName) => {
       'ANY /{proxy+}',
       'GET /v1/openapi.json',
       'ANY /v1/openapi.json',
+      'GET /v1/docs',
+      'ANY /v1/docs',
+      'GET /v1/docs/{asset}',
+      'ANY /v1/docs/{asset}',
     ];
     expect(
       methods(template)
@@ -306,8 +322,8 @@ describe('CORS', () => {
           `'${ORIGINS[1]}'`,
         ]);
       }
-      for (const fn of Object.values(all(template, 'AWS::Lambda::Function'))) {
-        expect(fn.Properties.Environment.Variables.ALLOWED_ORIGINS).toBe(ORIGINS.join(','));
+      for (const fn of Object.values(cors.stacks.staging.functions)) {
+        expect(template.toJSON().Resources[logicalId(fn)].Properties.Environment.Variables.ALLOWED_ORIGINS).toBe(ORIGINS.join(','));
       }
       // Two origins: a gateway response cannot choose, so it only varies.
       const throttled = Object.values(all(template, 'AWS::ApiGateway::GatewayResponse')).find(

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from 'esbuild';
+import { BUNDLED_ASSETS_DIR, REFERENCE_ASSETS } from '#lib/openapi/reference-page.ts';
 import { routes } from '#lib/routes.ts';
 import { BUNDLE_FILE, ESM_REQUIRE_SHIM, esbuildBuildOptions } from '../../infra/bundling.ts';
 import { PROJECT_ROOT } from '../../infra/constructs/api-function.ts';
@@ -64,5 +65,19 @@ describe.each(functionNames)('bundle of %s', (name) => {
     const outfile = join(scratch, name, BUNDLE_FILE);
     await build({ ...esbuildBuildOptions(join(PROJECT_ROOT, 'functions', `${name}.ts`), outfile), logLevel: 'silent' });
     expect(readFileSync(outfile, 'utf8')).toBe(readFileSync(join(assetDir(name), BUNDLE_FILE), 'utf8'));
+  });
+});
+
+describe('bundle of the reference page', () => {
+  it("carries Swagger UI's files beside index.mjs, where the page's function reads them", () => {
+    const stack = app.stacks.staging;
+    const key = app.templates.staging.toJSON().Resources[logicalId(stack.referenceFunction)].Properties.Code.S3Key as string;
+    const dir = join(app.outdir, `asset.${key.replace(/\.zip$/, '')}`);
+    expect(existsSync(join(dir, BUNDLE_FILE))).toBe(true);
+    for (const name of Object.keys(REFERENCE_ASSETS)) {
+      expect(readFileSync(join(dir, BUNDLED_ASSETS_DIR, name), 'utf8')).toBe(
+        readFileSync(join(PROJECT_ROOT, 'node_modules/swagger-ui-dist', name), 'utf8'),
+      );
+    }
   });
 });

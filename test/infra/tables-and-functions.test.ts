@@ -145,8 +145,16 @@ describe.each(STAGE_NAMES)('%s functions', (stage) => {
   const template = app.templates[stage];
   const retention = (cdkJsonContext().stages as Record<string, { logRetentionDays: number }>)[stage]?.logRetentionDays;
 
-  it('has one function per route function', () => {
-    template.resourceCountIs('AWS::Lambda::Function', functionNames.length);
+  it('has one function per route function, and the reference page function with no table at all', () => {
+    template.resourceCountIs('AWS::Lambda::Function', functionNames.length + 1);
+    const docs = template.toJSON().Resources[logicalId(app.stacks[stage].referenceFunction)];
+    expect(docs.Properties).toMatchObject({ FunctionName: `PetStore-${stage}-docs`, Runtime: 'nodejs24.x', Architectures: ['arm64'] });
+    expect(JSON.stringify(docs.Properties.Environment.Variables)).not.toMatch(/TABLE/);
+    const roleId = (docs.Properties.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0];
+    const policies = Object.values(resourcesOf(template, 'AWS::IAM::Policy')).filter((p) =>
+      JSON.stringify(p.Properties?.Roles).includes(`"${roleId}"`),
+    );
+    expect(JSON.stringify(policies)).not.toContain('dynamodb:');
   });
 
   it.each(functionNames)('%s runs Node.js 24 on arm64, bundled ESM, with its own log group', (name) => {

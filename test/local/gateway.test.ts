@@ -58,6 +58,7 @@ describe('the template', () => {
     expect(definition.throttling).toEqual([{ resourcePath: '/*', httpMethod: '*', rateLimit: 50, burstLimit: 100 }]);
     expect([...definition.functions.values()].map((f) => f.functionName).sort()).toEqual([
       'PetStore-staging-create-pet',
+      'PetStore-staging-docs',
       'PetStore-staging-get-pet',
       'PetStore-staging-list-pets',
     ]);
@@ -70,6 +71,8 @@ describe('the template', () => {
     expect(paths.sort()).toEqual([
       '/ ANY',
       '/v1 ANY',
+      '/v1/docs ANY,GET',
+      '/v1/docs/{asset} ANY,GET',
       '/v1/openapi.json ANY,GET',
       '/v1/pets ANY,GET,POST',
       '/v1/pets/{petId} ANY,GET',
