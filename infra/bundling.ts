@@ -29,8 +29,11 @@ export const esbuildOptions = {
   target: NODE_TARGET,
   format: 'esm',
   minify: true,
-  // Linked source maps (index.mjs.map) with sources; read at run time via --enable-source-maps.
+  // Linked source maps (index.mjs.map), read at run time via --enable-source-maps: stack traces name
+  // our .ts files and lines. Without a copy of every source (most of it the AWS SDK's): the map
+  // shrinks from ~1.9 MB to a fraction, and every cold start parses it.
   sourcemap: true,
+  sourcesContent: false,
   // ESM entry points of dependencies first: the AWS SDK's ESM build tree-shakes better.
   mainFields: ['module', 'main'],
   // Nothing external: the AWS SDK is bundled, so the code runs against the SDK version we tested.

@@ -172,6 +172,7 @@ export function nodejsBundling(bundledFiles?: ApiFunctionProps['bundledFiles']):
     target: esbuildOptions.target,
     minify: esbuildOptions.minify,
     sourceMap: esbuildOptions.sourcemap,
+    sourcesContent: esbuildOptions.sourcesContent,
     mainFields: [...esbuildOptions.mainFields],
     externalModules: [...esbuildOptions.external],
     banner: esbuildOptions.banner.js,

@@ -61,6 +61,31 @@ describe.each(functionNames)('bundle of %s', (name) => {
     expect(out.trim()).toBe('function');
   });
 
+  it('carries a source map without copies of the sources, whose stack traces still name our .ts lines', () => {
+    const dir = assetDir(name);
+    const map = JSON.parse(readFileSync(join(dir, `${BUNDLE_FILE}.map`), 'utf8')) as { sources: string[]; sourcesContent?: unknown };
+    expect(map.sourcesContent).toBeUndefined();
+    expect(map.sources.some((source) => source.endsWith(`functions/${name}.ts`))).toBe(true);
+    // A bug as a deployed function meets it (its table names missing): the 500's log line carries
+    // the stack, and --enable-source-maps (the functions' NODE_OPTIONS) maps it to lib/config.ts.
+    const script = `
+      const { handler } = await import(${JSON.stringify(join(dir, BUNDLE_FILE))});
+      await handler(
+        { httpMethod: 'GET', path: '/v1/pets', resource: '/v1/pets', headers: { Authorization: 'Bearer psk_${'A'.repeat(32)}' }, body: null,
+          requestContext: { requestId: 'r-1', path: '/v1/pets', domainName: 'example.com' } },
+        { functionName: 'f', awsRequestId: 'r-1', getRemainingTimeInMillis: () => 10000 });`;
+    const out = execFileSync(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info' },
+    });
+    const stack = out
+      .split('\n')
+      .filter((line) => line.includes('"stack"'))
+      .map((line) => (JSON.parse(line) as { stack: string }).stack)
+      .join('\n');
+    expect(stack).toMatch(/lib\/config\.ts:\d+:\d+/);
+  });
+
   it('is reproduced byte for byte by esbuild with infra/bundling.ts', async () => {
     const outfile = join(scratch, name, BUNDLE_FILE);
     await build({ ...esbuildBuildOptions(join(PROJECT_ROOT, 'functions', `${name}.ts`), outfile), logLevel: 'silent' });
