@@ -13,7 +13,7 @@ import { IDEMPOTENCY_KEY_HEADER } from '../http/idempotency-key.ts';
 import { MAX_BODY_BYTES } from '../http/json-body.ts';
 import { API_BASE_PATH, type Route, routes } from '../routes.ts';
 import { type ComponentId, type JsonSchema, type ParameterSchemaId, standaloneSchema } from './schemas.ts';
-import { asParameterSchema, type ParameterObject } from './types.ts';
+import { asParameterSchema, type GATEWAY_RESPONSES_EXTENSION, type GatewayResponsesExtension, type ParameterObject } from './types.ts';
 
 export const OPENAPI_VERSION = '3.1.1';
 /** The interface version (spec §9); its major version is the `/v1` of the base addresses. */
@@ -150,10 +150,44 @@ export const ERROR_HEADERS: Partial<Record<ErrorCode, HeaderId>> = {
  * but none of an operation's own headers, so those are not required on these statuses.
  */
 export const GATEWAY_MADE_STATUSES: ReadonlySet<number> = new Set([429, 500, 503]);
-export const GATEWAY_ERRORS: readonly ErrorCode[] = ['too_many_requests'];
 
-/** The response components of the gateway-made errors that operations reference. */
-export const RESPONSE_NAMES: Partial<Record<number, string>> = { 429: 'TooManyRequests' };
+/** A header of a response: its id, or its id marked optional on this response. */
+export type HeaderUse = HeaderId | { readonly id: HeaderId; readonly required: false };
+
+export interface GatewayResponse {
+  /** The error code of the answer; its status is the code's (lib/http/errors.ts). */
+  readonly code: ErrorCode;
+  readonly description: string;
+  /** The headers besides `X-Request-Id`. */
+  readonly headers: readonly HeaderUse[];
+  /**
+   * Who refers to it: every operation (under the code's status), or one key of the root extension
+   * `x-gateway-responses` (the answers to requests that match no operation).
+   */
+  readonly usedBy: 'operations' | keyof GatewayResponsesExtension[typeof GATEWAY_RESPONSES_EXTENSION];
+}
+
+/** The answers the gateway makes by itself, by response component name. */
+export const GATEWAY_RESPONSES = {
+  NotFound: {
+    code: 'not_found',
+    description: '`not_found`: no such path. Answered by the gateway for a path that no operation serves, before authentication.',
+    headers: [],
+    usedBy: 'unknownPath',
+  },
+  MethodNotAllowed: {
+    code: 'method_not_allowed',
+    description: `${ERROR_DESCRIPTIONS.method_not_allowed} Answered by the gateway, before authentication.`,
+    headers: ['Allow'],
+    usedBy: 'methodNotAllowed',
+  },
+  TooManyRequests: {
+    code: 'too_many_requests',
+    description: ERROR_DESCRIPTIONS.too_many_requests,
+    headers: [{ id: 'RetryAfter', required: false }],
+    usedBy: 'operations',
+  },
+} as const satisfies Record<string, GatewayResponse>;
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

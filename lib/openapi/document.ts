@@ -11,17 +11,17 @@ import {
   API_VERSION,
   ERROR_DESCRIPTIONS,
   ERROR_HEADERS,
-  GATEWAY_ERRORS,
   GATEWAY_MADE_STATUSES,
+  GATEWAY_RESPONSES,
   HEADERS,
   type HeaderId,
+  type HeaderUse,
   LOCAL_SERVER,
   OPENAPI_DOCUMENT_PATH,
   OPENAPI_VERSION,
   OPERATIONS,
   type OperationContract,
   PARAMETER_DESCRIPTIONS,
-  RESPONSE_NAMES,
   SECURITY_SCHEME,
   STAGES,
   TAG,
@@ -43,9 +43,6 @@ import {
 
 export { API_VERSION, GATEWAY_RESPONSES_EXTENSION, LOCAL_SERVER, OPENAPI_DOCUMENT_PATH, OPENAPI_VERSION };
 export type { HeaderObject, OpenApiDocument, OperationObject, ParameterObject, Reference, ResponseObject };
-
-/** A header of a response: its id, or its id marked optional on this response. */
-type HeaderUse = HeaderId | { readonly id: HeaderId; readonly required: false };
 
 /**
  * A required header by reference to its component; an optional one written inline with
@@ -112,23 +109,24 @@ function errorResponses(codes: readonly ErrorCode[], operationHeaders: readonly 
 
 /** Responses the gateway makes: components, referenced by operations and by the root extension. */
 function gatewayResponses(): Record<string, ResponseObject> {
-  return {
-    NotFound: {
-      description: '`not_found`: no such path. Answered by the gateway for a path that no operation serves, before authentication.',
-      headers: responseHeaders(['XRequestId']),
-      content: jsonContent(errorSchema(404, ['not_found'])),
-    },
-    MethodNotAllowed: {
-      description: `${ERROR_DESCRIPTIONS.method_not_allowed} Answered by the gateway, before authentication.`,
-      headers: responseHeaders(['XRequestId', 'Allow']),
-      content: jsonContent(errorSchema(405, ['method_not_allowed'])),
-    },
-    TooManyRequests: {
-      description: ERROR_DESCRIPTIONS.too_many_requests,
-      headers: responseHeaders(['XRequestId', { id: 'RetryAfter', required: false }]),
-      content: jsonContent(errorSchema(429, ['too_many_requests'])),
-    },
+  return mapValues(GATEWAY_RESPONSES, ({ code, description, headers }) => ({
+    description,
+    headers: responseHeaders(['XRequestId', ...headers]),
+    content: jsonContent(errorSchema(ERROR_CODES[code], [code])),
+  }));
+}
+
+const responseRef = (name: string): Reference => ({ $ref: `#/components/responses/${name}` });
+
+/** The root extension: which gateway response answers a request that matches no operation. */
+function gatewayResponsesExtension(): OpenApiDocument[typeof GATEWAY_RESPONSES_EXTENSION] {
+  const byUse = new Map(Object.entries(GATEWAY_RESPONSES).map(([name, { usedBy }]) => [usedBy, name]));
+  const ref = (use: 'unknownPath' | 'methodNotAllowed'): Reference => {
+    const name = byUse.get(use);
+    if (!name) throw new Error(`No gateway response is used by ${GATEWAY_RESPONSES_EXTENSION}.${use}`);
+    return responseRef(name);
   };
+  return { unknownPath: ref('unknownPath'), methodNotAllowed: ref('methodNotAllowed') };
 }
 
 interface BuildContext {
@@ -167,11 +165,8 @@ function operation(route: Route, contract: OperationContract, context: BuildCont
     },
     ...errorResponses(contract.errors, deprecation),
   };
-  for (const code of GATEWAY_ERRORS) {
-    const status = ERROR_CODES[code];
-    const name = RESPONSE_NAMES[status];
-    if (!name) throw new Error(`No response component for the gateway's ${status}`);
-    responses[String(status)] = { $ref: `#/components/responses/${name}` };
+  for (const [name, { code, usedBy }] of Object.entries(GATEWAY_RESPONSES)) {
+    if (usedBy === 'operations') responses[String(ERROR_CODES[code])] = responseRef(name);
   }
   const sorted = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
   return {
@@ -257,10 +252,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
         },
       },
     },
-    [GATEWAY_RESPONSES_EXTENSION]: {
-      unknownPath: { $ref: '#/components/responses/NotFound' },
-      methodNotAllowed: { $ref: '#/components/responses/MethodNotAllowed' },
-    },
+    [GATEWAY_RESPONSES_EXTENSION]: gatewayResponsesExtension(),
   };
 }
 
