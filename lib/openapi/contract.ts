@@ -12,8 +12,9 @@ import type { ErrorCode } from '../http/errors.ts';
 import { IDEMPOTENCY_KEY_HEADER } from '../http/idempotency-key.ts';
 import { MAX_BODY_BYTES } from '../http/json-body.ts';
 import { API_BASE_PATH, type Route, routes } from '../routes.ts';
-import { type ComponentId, type JsonSchema, type ParameterSchemaId, standaloneSchema } from './schemas.ts';
-import { asParameterSchema, type GATEWAY_RESPONSES_EXTENSION, type GatewayResponsesExtension, type ParameterObject } from './types.ts';
+import type * as z from 'zod/mini';
+import type { ComponentId, JsonSchema, ParameterSchemaId } from './schemas.ts';
+import type { GATEWAY_RESPONSES_EXTENSION, GatewayResponsesExtension } from './types.ts';
 
 export const OPENAPI_VERSION = '3.1.1';
 /** The interface version (spec §9); its major version is the `/v1` of the base addresses. */
@@ -36,12 +37,20 @@ export const STAGES = [
   { stage: 'staging', description: 'Staging' },
 ] as const;
 
+/** A request header parameter, stated from the zod schema its handler checks it with. */
+export interface RequestHeader {
+  readonly name: string;
+  readonly description: string;
+  readonly required: boolean;
+  readonly schema: z.core.$ZodType;
+}
+
 export interface OperationContract {
   readonly summary: string;
   readonly description: string;
   readonly query?: ParameterSchemaId;
   readonly path?: ParameterSchemaId;
-  readonly headers?: readonly ParameterObject[];
+  readonly headers?: readonly RequestHeader[];
   readonly requestBody?: { readonly schema: ComponentId; readonly description: string };
   readonly success: {
     readonly status: 200 | 201;
@@ -71,13 +80,12 @@ export const OPERATIONS: Record<Route['operationId'], OperationContract> = {
     headers: [
       {
         name: IDEMPOTENCY_KEY_HEADER,
-        in: 'header',
         description:
           'Makes the create safe to retry: every request with the same key and the same body creates the animal once ' +
           'and answers with it; the same key with another body is a 422. 1 to 255 visible ASCII characters other than `"` ' +
           '(a UUID, say), bare or as a quoted string; scoped to the API key, remembered for 24 hours.',
         required: false,
-        schema: asParameterSchema(standaloneSchema(IdempotencyKeyHeader)),
+        schema: IdempotencyKeyHeader,
       },
     ],
     requestBody: { schema: 'NewPet', description: 'The animal to add, as a JSON object of at most 64 KiB.' },
@@ -154,11 +162,17 @@ export const GATEWAY_MADE_STATUSES: ReadonlySet<number> = new Set([429, 500, 503
 /** A header of a response: its id, or its id marked optional on this response. */
 export type HeaderUse = HeaderId | { readonly id: HeaderId; readonly required: false };
 
+/** The headers of every answer, listed first on each response. */
+export const EVERY_ANSWER_HEADERS = ['XRequestId'] as const satisfies readonly HeaderId[];
+
+/** The headers of every answer of a deprecated operation's function (lib/http/deprecation.ts). */
+export const DEPRECATION_HEADERS = ['Deprecation', 'Sunset', 'SuccessorLink'] as const satisfies readonly HeaderId[];
+
 export interface GatewayResponse {
   /** The error code of the answer; its status is the code's (lib/http/errors.ts). */
   readonly code: ErrorCode;
   readonly description: string;
-  /** The headers besides `X-Request-Id`. */
+  /** The headers besides EVERY_ANSWER_HEADERS. */
   readonly headers: readonly HeaderUse[];
   /**
    * Who refers to it: every operation (under the code's status), or one key of the root extension

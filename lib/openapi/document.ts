@@ -9,8 +9,10 @@ import { JSON_CONTENT_TYPE } from '../http/response.ts';
 import { API_BASE_PATH, type HttpMethod, type Route, resources, routes } from '../routes.ts';
 import {
   API_VERSION,
+  DEPRECATION_HEADERS,
   ERROR_DESCRIPTIONS,
   ERROR_HEADERS,
+  EVERY_ANSWER_HEADERS,
   GATEWAY_MADE_STATUSES,
   GATEWAY_RESPONSES,
   HEADERS,
@@ -26,7 +28,7 @@ import {
   STAGES,
   TAG,
 } from './contract.ts';
-import { componentRef, generateSchemas, type JsonSchema } from './schemas.ts';
+import { componentRef, generateSchemas, type JsonSchema, standaloneSchema } from './schemas.ts';
 import {
   asParameterSchema,
   asSchema,
@@ -45,13 +47,14 @@ export { API_VERSION, GATEWAY_RESPONSES_EXTENSION, LOCAL_SERVER, OPENAPI_DOCUMEN
 export type { HeaderObject, OpenApiDocument, OperationObject, ParameterObject, Reference, ResponseObject };
 
 /**
- * A required header by reference to its component; an optional one written inline with
- * `required: false`, because the most used TypeScript generator (openapi-typescript 7) ignores
- * `required: false` on a referenced header and types it as always present.
+ * The headers of a response: those of every answer, then `uses`. A required header by reference to
+ * its component; an optional one written inline with `required: false`, because the most used
+ * TypeScript generator (openapi-typescript 7) ignores `required: false` on a referenced header and
+ * types it as always present.
  */
 function responseHeaders(uses: readonly HeaderUse[]): Record<string, HeaderObject | Reference> {
   return Object.fromEntries(
-    uses.map((use) => {
+    [...EVERY_ANSWER_HEADERS, ...uses].map((use) => {
       const id = typeof use === 'string' ? use : use.id;
       const { name, description, required, schema } = HEADERS[id];
       const optional = !required || typeof use !== 'string';
@@ -100,7 +103,7 @@ function errorResponses(codes: readonly ErrorCode[], operationHeaders: readonly 
             ]
           : []),
       ].join(' '),
-      headers: responseHeaders(['XRequestId', ...statusCodes.flatMap((code) => ERROR_HEADERS[code] ?? []), ...own]),
+      headers: responseHeaders([...statusCodes.flatMap((code) => ERROR_HEADERS[code] ?? []), ...own]),
       content: jsonContent(errorSchema(status, statusCodes)),
     };
   }
@@ -111,7 +114,7 @@ function errorResponses(codes: readonly ErrorCode[], operationHeaders: readonly 
 function gatewayResponses(): Record<string, ResponseObject> {
   return mapValues(GATEWAY_RESPONSES, ({ code, description, headers }) => ({
     description,
-    headers: responseHeaders(['XRequestId', ...headers]),
+    headers: responseHeaders(headers),
     content: jsonContent(errorSchema(ERROR_CODES[code], [code])),
   }));
 }
@@ -153,14 +156,16 @@ function operation(route: Route, contract: OperationContract, context: BuildCont
       });
     }
   }
-  parameters.push(...(contract.headers ?? []));
+  for (const { name, description, required, schema } of contract.headers ?? []) {
+    parameters.push({ name, in: 'header', description, required, schema: asParameterSchema(standaloneSchema(schema)) });
+  }
 
-  const deprecation: HeaderId[] = route.deprecated ? ['Deprecation', 'Sunset', 'SuccessorLink'] : [];
+  const deprecation: readonly HeaderId[] = route.deprecated ? DEPRECATION_HEADERS : [];
   const { success } = contract;
   const responses: Record<string, ResponseObject | Reference> = {
     [String(success.status)]: {
       description: success.description,
-      headers: responseHeaders(['XRequestId', ...success.headers, ...deprecation]),
+      headers: responseHeaders([...success.headers, ...deprecation]),
       content: jsonContent(componentRef(success.schema)),
     },
     ...errorResponses(contract.errors, deprecation),
