@@ -1,8 +1,10 @@
 /**
- * What the OpenAPI document says beyond the schemas, as data: each operation's prose, parameters,
- * success and error codes; what each error code means; the response headers, each defined once
- * (its id is its component name, and the table gives its HTTP name, description and schema). The
- * builder (document.ts) turns this, the route table and the zod schemas into the document.
+ * What the OpenAPI document says beyond the schemas, as data: the info, servers, tag and security
+ * scheme; each operation's prose, parameters, success and error codes; what each error code means;
+ * the answers the gateway makes by itself, each defined once by its component name; the response
+ * headers, each defined once (its id is its component name, and the table gives its HTTP name,
+ * description and schema). The builder (document.ts) turns this, the route table and the zod
+ * schemas into the document.
  */
 import { LIST_LIMIT } from '../domain/pet.ts';
 import { IdempotencyKeyHeader } from '../domain/requests.ts';
@@ -14,7 +16,14 @@ import { MAX_BODY_BYTES } from '../http/json-body.ts';
 import { API_BASE_PATH, type Route, routes } from '../routes.ts';
 import type * as z from 'zod/mini';
 import type { ComponentId, JsonSchema, ParameterSchemaId } from './schemas.ts';
-import type { GATEWAY_RESPONSES_EXTENSION, GatewayResponsesExtension } from './types.ts';
+import {
+  GATEWAY_RESPONSES_EXTENSION,
+  type GatewayResponsesExtension,
+  type InfoObject,
+  type SecuritySchemeObject,
+  type ServerObject,
+  type TagObject,
+} from './types.ts';
 
 export const OPENAPI_VERSION = '3.1.1';
 /** The interface version (spec §9); its major version is the `/v1` of the base addresses. */
@@ -36,6 +45,44 @@ export const STAGES = [
   { stage: 'production', description: 'Production' },
   { stage: 'staging', description: 'Staging' },
 ] as const;
+
+export const INFO: InfoObject = {
+  title: 'Pet Store API',
+  version: API_VERSION,
+  summary: 'List, add and read the animals of a pet store.',
+  description:
+    'The HTTP and JSON interface of the Pet Store service. Every operation needs an API key, sent as ' +
+    '`Authorization: Bearer <API_KEY>`. Every error is an `Error` object as `application/json`, and every ' +
+    'answer carries `X-Request-Id`. A request that matches no operation is answered by the gateway: ' +
+    `\`${GATEWAY_RESPONSES_EXTENSION}\` gives those answers (an unknown path: 404; a known path with another ` +
+    `method: 405). This document is served, without authentication, at \`${API_BASE_PATH}${OPENAPI_DOCUMENT_PATH}\`.`,
+};
+
+/** Each stage on its execute-api address, then local mode. */
+export const SERVERS: readonly ServerObject[] = [
+  ...STAGES.map(({ stage, description }) => ({
+    url: `https://{apiId}.execute-api.{region}.amazonaws.com/${stage}${API_BASE_PATH}`,
+    description: `${description}: the stage's REST API on its execute-api address (or \`https://<custom domain>${API_BASE_PATH}\` when one is configured).`,
+    variables: {
+      apiId: {
+        default: 'your-api-id',
+        description: `The REST API id of the stage: the host of the \`BaseUrl\` output of the stack \`PetStore-${stage}\`.`,
+      },
+      region: { default: 'us-east-1', description: 'The AWS region the stage is deployed to.' },
+    },
+  })),
+  LOCAL_SERVER,
+];
+
+export const TAGS: readonly TagObject[] = [{ name: TAG, description: 'The animals of the store.' }];
+
+export const SECURITY_SCHEMES: Readonly<Record<string, SecuritySchemeObject>> = {
+  [SECURITY_SCHEME]: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The API key, as `Authorization: Bearer <API_KEY>` (a key is `psk_` followed by 32 base64url characters).',
+  },
+};
 
 /** A request header parameter, stated from the zod schema its handler checks it with. */
 export interface RequestHeader {

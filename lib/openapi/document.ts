@@ -6,7 +6,7 @@
  */
 import { ERROR_CODES, type ErrorCode } from '../http/errors.ts';
 import { JSON_CONTENT_TYPE } from '../http/response.ts';
-import { API_BASE_PATH, type HttpMethod, type Route, resources, routes } from '../routes.ts';
+import { type HttpMethod, type Route, resources, routes } from '../routes.ts';
 import {
   API_VERSION,
   DEPRECATION_HEADERS,
@@ -16,6 +16,7 @@ import {
   GATEWAY_MADE_STATUSES,
   GATEWAY_RESPONSES,
   HEADERS,
+  INFO,
   type HeaderId,
   type HeaderUse,
   LOCAL_SERVER,
@@ -25,8 +26,10 @@ import {
   type OperationContract,
   PARAMETER_DESCRIPTIONS,
   SECURITY_SCHEME,
-  STAGES,
+  SECURITY_SCHEMES,
+  SERVERS,
   TAG,
+  TAGS,
 } from './contract.ts';
 import { componentRef, generateSchemas, type JsonSchema, standaloneSchema } from './schemas.ts';
 import {
@@ -218,44 +221,15 @@ export function buildOpenApiDocument(): OpenApiDocument {
   }
   return {
     openapi: OPENAPI_VERSION,
-    info: {
-      title: 'Pet Store API',
-      version: API_VERSION,
-      summary: 'List, add and read the animals of a pet store.',
-      description:
-        'The HTTP and JSON interface of the Pet Store service. Every operation needs an API key, sent as ' +
-        '`Authorization: Bearer <API_KEY>`. Every error is an `Error` object as `application/json`, and every ' +
-        'answer carries `X-Request-Id`. A request that matches no operation is answered by the gateway: ' +
-        `\`${GATEWAY_RESPONSES_EXTENSION}\` gives those answers (an unknown path: 404; a known path with another ` +
-        `method: 405). This document is served, without authentication, at \`${API_BASE_PATH}${OPENAPI_DOCUMENT_PATH}\`.`,
-    },
-    servers: [
-      ...STAGES.map(({ stage, description }) => ({
-        url: `https://{apiId}.execute-api.{region}.amazonaws.com/${stage}${API_BASE_PATH}`,
-        description: `${description}: the stage's REST API on its execute-api address (or \`https://<custom domain>${API_BASE_PATH}\` when one is configured).`,
-        variables: {
-          apiId: {
-            default: 'your-api-id',
-            description: `The REST API id of the stage: the host of the \`BaseUrl\` output of the stack \`PetStore-${stage}\`.`,
-          },
-          region: { default: 'us-east-1', description: 'The AWS region the stage is deployed to.' },
-        },
-      })),
-      LOCAL_SERVER,
-    ],
-    tags: [{ name: TAG, description: 'The animals of the store.' }],
+    info: { ...INFO },
+    servers: [...SERVERS],
+    tags: [...TAGS],
     paths,
     components: {
       schemas: mapValues(context.schemas.components, asSchema),
       responses: gatewayResponses(),
       headers: headerComponents(),
-      securitySchemes: {
-        [SECURITY_SCHEME]: {
-          type: 'http',
-          scheme: 'bearer',
-          description: 'The API key, as `Authorization: Bearer <API_KEY>` (a key is `psk_` followed by 32 base64url characters).',
-        },
-      },
+      securitySchemes: { ...SECURITY_SCHEMES },
     },
     [GATEWAY_RESPONSES_EXTENSION]: gatewayResponsesExtension(),
   };

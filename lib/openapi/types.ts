@@ -13,6 +13,9 @@ export type MediaTypeObject = OpenAPIV3_1.MediaTypeObject;
 export type ResponseObject = OpenAPIV3_1.ResponseObject;
 export type ParameterObject = OpenAPIV3_1.ParameterObject;
 export type ServerObject = OpenAPIV3_1.ServerObject;
+export type InfoObject = OpenAPIV3_1.InfoObject;
+export type TagObject = OpenAPIV3_1.TagObject;
+export type SecuritySchemeObject = OpenAPIV3_1.SecuritySchemeObject;
 export type SchemaObject = OpenAPIV3_1.SchemaObject;
 
 export type OperationObject = OpenAPIV3_1.OperationObject & { readonly responses: Record<string, ResponseObject | Reference> };
