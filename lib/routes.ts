@@ -24,6 +24,9 @@ export interface Route {
 /** The stage path prefix every base address ends with. */
 export const API_BASE_PATH = '/v1';
 
+/** Where the OpenAPI document is served, relative to the base address (see docs/openapi.md). */
+export const OPENAPI_DOCUMENT_PATH = '/openapi.json';
+
 export const routes: readonly Route[] = [
   { operationId: 'listPets', method: 'GET', resource: '/pets', functionName: 'list-pets' },
   { operationId: 'createPet', method: 'POST', resource: '/pets', functionName: 'create-pet' },

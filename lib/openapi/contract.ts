@@ -13,7 +13,7 @@ import { DEPRECATED_SINCE } from '../http/deprecation.ts';
 import type { ErrorCode } from '../http/errors.ts';
 import { IDEMPOTENCY_KEY_HEADER } from '../http/idempotency-key.ts';
 import { MAX_BODY_BYTES } from '../http/json-body.ts';
-import { API_BASE_PATH, type Route, routes } from '../routes.ts';
+import { API_BASE_PATH, OPENAPI_DOCUMENT_PATH, type Route, routes } from '../routes.ts';
 import type * as z from 'zod/mini';
 import type { ComponentId, JsonSchema, ParameterSchemaId } from './schemas.ts';
 import {
@@ -28,8 +28,8 @@ import {
 export const OPENAPI_VERSION = '3.1.1';
 /** The interface version (spec §9); its major version is the `/v1` of the base addresses. */
 export const API_VERSION = '1.0.0';
-/** Where the document is served, relative to the base address (see docs/openapi.md). */
-export const OPENAPI_DOCUMENT_PATH = '/openapi.json';
+/** Where the document is served (lib/routes.ts: the docs function needs it without this module). */
+export { OPENAPI_DOCUMENT_PATH };
 
 /** Local mode's server: in the committed document, not in the one a stage serves (serve.ts). */
 export const LOCAL_SERVER = {

@@ -12,8 +12,7 @@ import { NOT_FOUND_MESSAGE } from '../http/gateway-errors.ts';
 import { HttpError } from '../http/errors.ts';
 import { errorResult } from '../http/response.ts';
 import { absoluteUrl } from '../http/urls.ts';
-import { API_BASE_PATH } from '../routes.ts';
-import { OPENAPI_DOCUMENT_PATH } from './contract.ts';
+import { API_BASE_PATH, OPENAPI_DOCUMENT_PATH } from '../routes.ts';
 
 export const REFERENCE_PAGE_PATH = '/docs';
 
