@@ -312,19 +312,15 @@ function addMockMethod(resource: IResource, answer: MockAnswer): void {
     ...answer.headers,
     ...(answer.cors ? { Vary: 'Origin' } : {}),
   };
-  const parameters = (headers: Record<string, string>) => ({
-    ...Object.fromEntries(Object.entries(headers).map(([name, value]) => [`method.response.header.${name}`, quoted(value)])),
-    [`method.response.header.${REQUEST_ID_HEADER}`]: 'context.requestId',
-  });
   const perOrigin = (answer.cors?.origins ?? []).map((origin, i) => ({
     statusCode: String(answer.status),
     selectionPattern: originStatus(i),
-    responseParameters: parameters({ ...staticHeaders, ...answer.cors?.originHeaders(origin) }),
+    responseParameters: responseParameters({ ...staticHeaders, ...answer.cors?.originHeaders(origin) }),
     responseTemplates: { 'application/json': answer.body },
   }));
-  const headerNames = new Set([...Object.keys(staticHeaders), REQUEST_ID_HEADER]);
-  for (const origin of answer.cors?.origins.slice(0, 1) ?? [])
-    for (const name of Object.keys(answer.cors?.originHeaders(origin) ?? {})) headerNames.add(name);
+  // Every origin's answer carries the same header names; the first one's stand for all.
+  const [firstOrigin] = answer.cors?.origins ?? [];
+  const declared = { ...staticHeaders, ...(answer.cors && firstOrigin ? answer.cors.originHeaders(firstOrigin) : {}) };
   const requestTemplate = answer.cors ? originSelectingTemplate(answer.cors.origins) : '{"statusCode": 200}';
   resource.addMethod(
     answer.method ?? 'ANY',
@@ -335,7 +331,7 @@ function addMockMethod(resource: IResource, answer: MockAnswer): void {
         // No selectionPattern: the default response, whatever the mock's own status.
         {
           statusCode: String(answer.status),
-          responseParameters: parameters(staticHeaders),
+          responseParameters: responseParameters(staticHeaders),
           responseTemplates: { 'application/json': answer.body },
         },
         ...perOrigin,
@@ -346,7 +342,7 @@ function addMockMethod(resource: IResource, answer: MockAnswer): void {
       methodResponses: [
         {
           statusCode: String(answer.status),
-          responseParameters: Object.fromEntries([...headerNames].map((name) => [`method.response.header.${name}`, true])),
+          responseParameters: declaredParameters(declared),
         },
       ],
     },
@@ -359,13 +355,7 @@ function addMockMethod(resource: IResource, answer: MockAnswer): void {
  */
 function addPreflight(resource: IResource, methods: readonly string[], origins: readonly string[]): void {
   const forbidden = { 'Content-Type': 'application/json', ...COMMON_ERROR_HEADERS, Vary: 'Origin' };
-  const parameters = (headers: Record<string, string>) => ({
-    ...Object.fromEntries(Object.entries(headers).map(([name, value]) => [`method.response.header.${name}`, quoted(value)])),
-    [`method.response.header.${REQUEST_ID_HEADER}`]: 'context.requestId',
-  });
   const [first = ''] = origins;
-  const declare = (headers: Record<string, string>) =>
-    Object.fromEntries([...Object.keys(headers), REQUEST_ID_HEADER].map((name) => [`method.response.header.${name}`, true]));
   const requestTemplate = originSelectingTemplate(origins);
   resource.addMethod(
     'OPTIONS',
@@ -375,7 +365,7 @@ function addPreflight(resource: IResource, methods: readonly string[], origins: 
       integrationResponses: [
         {
           statusCode: '403',
-          responseParameters: parameters(forbidden),
+          responseParameters: responseParameters(forbidden),
           responseTemplates: {
             // Static: echoing the client's Origin into JSON would let it write the body.
             'application/json': errorBody(
@@ -387,7 +377,7 @@ function addPreflight(resource: IResource, methods: readonly string[], origins: 
         ...origins.map((origin, i) => ({
           statusCode: '204',
           selectionPattern: originStatus(i),
-          responseParameters: parameters({ ...COMMON_ERROR_HEADERS, ...preflightHeaders(origin, methods) }),
+          responseParameters: responseParameters({ ...COMMON_ERROR_HEADERS, ...preflightHeaders(origin, methods) }),
           responseTemplates: { 'application/json': '' },
         })),
       ],
@@ -395,11 +385,24 @@ function addPreflight(resource: IResource, methods: readonly string[], origins: 
     {
       authorizationType: AuthorizationType.NONE,
       methodResponses: [
-        { statusCode: '403', responseParameters: declare(forbidden) },
-        { statusCode: '204', responseParameters: declare({ ...COMMON_ERROR_HEADERS, ...preflightHeaders(first, methods) }) },
+        { statusCode: '403', responseParameters: declaredParameters(forbidden) },
+        { statusCode: '204', responseParameters: declaredParameters({ ...COMMON_ERROR_HEADERS, ...preflightHeaders(first, methods) }) },
       ],
     },
   );
+}
+
+/** An integration response's header mappings: each static value quoted, plus the request id. */
+function responseParameters(headers: Readonly<Record<string, string>>): Record<string, string> {
+  return {
+    ...Object.fromEntries(Object.entries(headers).map(([name, value]) => [`method.response.header.${name}`, quoted(value)])),
+    [`method.response.header.${REQUEST_ID_HEADER}`]: 'context.requestId',
+  };
+}
+
+/** The method response's declaration of those headers (API Gateway requires it). */
+function declaredParameters(headers: Readonly<Record<string, string>>): Record<string, boolean> {
+  return Object.fromEntries([...Object.keys(headers), REQUEST_ID_HEADER].map((name) => [`method.response.header.${name}`, true]));
 }
 
 function quoted(value: string): string {
