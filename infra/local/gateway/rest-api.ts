@@ -134,10 +134,11 @@ export class LocalRestApi {
     const minimum = this.definition.minimumCompressionSize;
     if (minimum === undefined || result.body === undefined || result.body === null) return result;
     if (Object.keys(result.headers ?? {}).some((name) => name.toLowerCase() === 'content-encoding')) return result;
-    const bytes = Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
-    if (bytes.length < minimum) return result;
+    // Cheapest test first: most answers go to clients that accept no coding, or are small.
     const coding = preferredCoding(headerOf(head.rawHeaders, 'accept-encoding'));
-    if (!coding) return result;
+    const encoding = result.isBase64Encoded ? 'base64' : 'utf8';
+    if (!coding || Buffer.byteLength(result.body, encoding) < minimum) return result;
+    const bytes = Buffer.from(result.body, encoding);
     const compressed = coding === 'gzip' ? gzipSync(bytes) : deflateSync(bytes);
     return {
       ...result,
