@@ -36,17 +36,25 @@ export async function loadSourceHandlers(
 }
 
 export function sourceInvoker(api: RestApiDefinition, handlers: Readonly<Record<string, ProxyHandler>>): FunctionInvoker {
-  return async (fn, event, requestId) => {
+  // Each function's module name and handler, looked up once rather than on every request.
+  const byFunction = new Map<string, { name: string; handler: ProxyHandler }>();
+  for (const [id, fn] of api.functions) {
     const name = sourceModuleOf(fn, api);
     const handler = handlers[name];
     if (!handler) throw new Error(`No handler for ${name}`);
+    byFunction.set(id, { name, handler });
+  }
+  return async (fn, event, requestId) => {
+    const found = byFunction.get(fn.logicalId);
+    if (!found) throw new Error(`No handler for function ${fn.logicalId}`);
     try {
-      const context = lambdaContext(requestId, name, api.stageName, { memoryMb: fn.memoryMb, timeoutSeconds: fn.timeoutSeconds });
-      return { ok: true, result: await handler(event, context) };
+      const context = lambdaContext(requestId, found.name, api.stageName, { memoryMb: fn.memoryMb, timeoutSeconds: fn.timeoutSeconds });
+      return { ok: true, result: await found.handler(event, context) };
     } catch (error) {
+      const reason = (error as Error).message ?? String(error);
       // What Lambda would record for a function error; the client gets the gateway's 502/5XX.
-      process.stderr.write(`${name}: function error: ${(error as Error).message ?? String(error)}\n`);
-      return { ok: false, reason: (error as Error).message ?? String(error) };
+      process.stderr.write(`${found.name}: function error: ${reason}\n`);
+      return { ok: false, reason };
     }
   };
 }
