@@ -2,22 +2,18 @@
  * Test helper: synthesises the CDK app the way `cdk synth` does (cdk.json context, cdk-nag on) but
  * without bundling, into a temporary directory that `cleanup()` removes.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CfnElement, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { type PetStoreApp, buildApp } from '../../infra/app.ts';
+import { cdkJsonContext } from '../../infra/local/cloud-assembly.ts';
 import type { StageName } from '../../infra/stages.ts';
 
-export const REPO_ROOT = new URL('../../', import.meta.url);
-
-/** The `context` block of cdk.json, as the CLI would pass it. */
-export function cdkJsonContext(): Record<string, unknown> {
-  const cdkJson = JSON.parse(readFileSync(new URL('cdk.json', REPO_ROOT), 'utf8')) as { context?: Record<string, unknown> };
-  return cdkJson.context ?? {};
-}
+// The `context` block of cdk.json, as the CLI passes it: one reader, shared with local mode.
+export { cdkJsonContext };
 
 export interface Synthesised extends PetStoreApp {
   readonly outdir: string;
