@@ -22,7 +22,7 @@ import type {
   RestApiDefinition,
 } from './template.ts';
 import { MethodThrottle } from './throttle.ts';
-import { renderTemplate, type ContextVariables } from './velocity.ts';
+import { type ContextVariables, renderTemplate, valueAt } from './velocity.ts';
 
 /** What the gateway knows of a request before reading its body. */
 export type RequestHead = Omit<GatewayRequest, 'body' | 'resource' | 'pathParameters' | 'stage'>;
@@ -185,9 +185,9 @@ export class LocalRestApi {
       this.definition.gatewayResponses.get(type) ??
       this.definition.gatewayResponses.get(fallback.status < 500 ? 'DEFAULT_4XX' : 'DEFAULT_5XX');
     const input = this.#templateInput(head, resource, null, '', {
-      'error.message': fallback.message,
-      'error.messageString': JSON.stringify(fallback.message),
-      'error.responseType': type,
+      message: fallback.message,
+      messageString: JSON.stringify(fallback.message),
+      responseType: type,
     });
     const statusCode = Number(definition?.statusCode ?? fallback.status);
     if (!definition)
@@ -204,7 +204,7 @@ export class LocalRestApi {
     resource: ApiResource | undefined,
     pathParameters: Record<string, string> | null,
     body: string,
-    error: Record<string, string> = {},
+    error: Readonly<Record<string, string>> = {},
   ) {
     const headers = Object.fromEntries(pairs(head.rawHeaders));
     const query = Object.fromEntries(new URLSearchParams(head.search));
@@ -218,18 +218,15 @@ export class LocalRestApi {
   }
 }
 
-/**
- * `$context`, nested as Velocity reads it (`$context.identity.sourceIp`). Flat keys with dots
- * (`error.message`) are given as nested objects too.
- */
+/** `$context`, nested as Velocity reads it (`$context.identity.sourceIp`, `$context.error.message`). */
 function contextVariables(
   head: RequestHead,
   api: RestApiDefinition,
   resource: ApiResource | undefined,
-  extra: Record<string, string>,
+  error: Readonly<Record<string, string>>,
 ): ContextVariables {
   const now = Date.now();
-  const context: ContextVariables = {
+  return {
     accountId: '000000000000',
     apiId: 'local',
     domainName: head.domainName,
@@ -245,13 +242,8 @@ function contextVariables(
     resourcePath: resource ? resource.path : '',
     stage: api.stageName,
     identity: { sourceIp: head.sourceIp, userAgent: headerOf(head.rawHeaders, 'user-agent') ?? '' },
-    error: {},
+    error,
   };
-  for (const [key, value] of Object.entries(extra)) {
-    const [group, name] = key.split('.') as [string, string];
-    (context[group] as Record<string, string>)[name] = value;
-  }
-  return context;
 }
 
 /**
@@ -277,13 +269,7 @@ function mapParameters(
 function parameterValue(source: string, context: ContextVariables, head: RequestHead): string | undefined {
   if (source.startsWith("'") && source.endsWith("'")) return source.slice(1, -1);
   if (source.startsWith('context.')) {
-    const value = source
-      .slice('context.'.length)
-      .split('.')
-      .reduce<unknown>(
-        (current, key) => (current !== null && typeof current === 'object' ? (current as Record<string, unknown>)[key] : undefined),
-        context,
-      );
+    const value = valueAt(context, source.slice('context.'.length).split('.'));
     return value === undefined ? undefined : String(value);
   }
   if (source.startsWith('method.request.header.')) return headerOf(head.rawHeaders, source.slice('method.request.header.'.length));

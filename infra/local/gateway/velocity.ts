@@ -61,13 +61,15 @@ function parseBody(body: string): unknown {
 /** A JSONPath of the simple `$`, `$.a.b` form, which is all the templates here use. */
 function select(value: unknown, path: string): unknown {
   if (!/^\$(\.[A-Za-z_$][\w$]*)*$/.test(path)) throw new Error(`Local mode supports only $ and $.a.b JSONPaths, not ${path}`);
-  return path
-    .split('.')
-    .slice(1)
-    .reduce<unknown>(
-      (current, key) => (current !== null && typeof current === 'object' ? (current as Record<string, unknown>)[key] : undefined),
-      value,
-    );
+  return valueAt(value, path.split('.').slice(1));
+}
+
+/** `value.a.b` for keys `['a', 'b']`; undefined as soon as a step is not an object. */
+export function valueAt(value: unknown, keys: readonly string[]): unknown {
+  return keys.reduce<unknown>(
+    (current, key) => (current !== null && typeof current === 'object' ? (current as Record<string, unknown>)[key] : undefined),
+    value,
+  );
 }
 
 function lookup(headers: Readonly<Record<string, string>>, name: string): string | undefined {
