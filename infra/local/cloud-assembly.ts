@@ -56,8 +56,8 @@ const TEMPLATE_CACHE_DIR = path.join(REPO_ROOT, 'node_modules', '.cache', 'petst
 
 /**
  * `synthesizeStageTemplate`, skipped when nothing that shapes the template changed since the last
- * start: the CDK app and the code it reads (infra/, lib/), cdk.json, the locked dependency versions
- * and the extra context. Saves `npm start` about a second (loading aws-cdk-lib and synthesizing).
+ * start: the CDK app and the code it reads (infra/, lib/), cdk.json and the locked dependency
+ * versions. Saves `npm start` about a second (loading aws-cdk-lib and synthesizing).
  */
 export async function cachedStageTemplate(stage: StageName): Promise<CfnTemplate> {
   const name = `${stage}-${templateInputsHash(stage)}.json`;
