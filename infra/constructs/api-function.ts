@@ -93,11 +93,8 @@ export class ApiFunction extends NodejsFunction {
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
       bundling: nodejsBundling(props.bundledFiles),
-      environment: {
-        // Stack traces point into the TypeScript sources through the bundled source map.
-        NODE_OPTIONS: '--enable-source-maps',
-        ...props.environment,
-      },
+      // No NODE_OPTIONS=--enable-source-maps: logged stacks are mapped when logged (lib/http/source-mapped-stack.ts).
+      environment: { ...props.environment },
       logGroup,
       role,
       ...(props.retainVersions ? { currentVersionOptions: { removalPolicy: RemovalPolicy.RETAIN } } : {}),
@@ -176,6 +173,8 @@ export function nodejsBundling(bundledFiles?: ApiFunctionProps['bundledFiles']):
     mainFields: [...esbuildOptions.mainFields],
     externalModules: [...esbuildOptions.external],
     banner: esbuildOptions.banner.js,
+    // NodejsFunction has no `alias` option; esbuild's CLI flag says the same.
+    esbuildArgs: Object.fromEntries(Object.entries(esbuildOptions.alias).map(([from, to]) => [`--alias:${from}`, to])),
     forceDockerBundling: false,
   };
 }

@@ -4,6 +4,8 @@
  * API keys, and the request id is enough to correlate with API Gateway's own logs.
  */
 
+import { sourceMappedStack } from './source-mapped-stack.ts';
+
 /** The levels, least severe first: the functions' LOG_LEVEL, and the stage setting `logLevel`. */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -44,6 +46,6 @@ export function describeError(error: unknown, options: { stack?: boolean } = {})
     errorMessage: error.message,
     ...(cause instanceof Error ? { causeName: cause.name, ...(cause.code ? { causeCode: cause.code } : {}) } : {}),
     ...(status ? { dependencyStatus: status } : {}),
-    ...(options.stack === false ? {} : { stack: error.stack }),
+    ...(options.stack === false || error.stack === undefined ? {} : { stack: sourceMappedStack(error.stack) }),
   };
 }

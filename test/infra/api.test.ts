@@ -287,7 +287,7 @@ describe('CORS', () => {
     const staging = app.templates.staging;
     expect(methods(staging).filter((m) => m.method === 'OPTIONS')).toEqual([]);
     for (const fn of Object.values(all(staging, 'AWS::Lambda::Function')))
-      expect(fn.Properties.Environment.Variables).not.toHaveProperty('ALLOWED_ORIGINS');
+      expect(fn.Properties.Environment?.Variables ?? {}).not.toHaveProperty('ALLOWED_ORIGINS');
     for (const method of ['GET', 'ANY']) {
       const [response] = methodAt(staging, '/v1/openapi.json', method).properties.Integration.IntegrationResponses;
       expect(response.ResponseParameters['method.response.header.Access-Control-Allow-Origin']).toBe("'*'");

@@ -48,6 +48,14 @@ describe.each(functionNames)('bundle of %s', (name) => {
     expect(code.length / code.split('\n').length).toBeGreaterThan(1000);
   });
 
+  it('imports Node.js built-ins through the CommonJS loader, never as ESM (infra/builtins/)', () => {
+    const code = readFileSync(join(assetDir(name), BUNDLE_FILE), 'utf8');
+    const esmBuiltins = [...code.matchAll(/\bfrom\s*["']((?:node:)?[a-z_/0-9]+)["']/g)].map((match) => match[1]);
+    // node:module is the one built-in left as ESM: the banner needs its createRequire, and its facade is cheap.
+    expect(new Set(esmBuiltins)).toEqual(new Set(['node:module']));
+    expect(code).toContain('process.getBuiltinModule("node:http")');
+  });
+
   it('loads on Node.js 24 and exports the handler', () => {
     const file = join(assetDir(name), BUNDLE_FILE);
     const out = execFileSync(
@@ -67,14 +75,14 @@ describe.each(functionNames)('bundle of %s', (name) => {
     expect(map.sourcesContent).toBeUndefined();
     expect(map.sources.some((source) => source.endsWith(`functions/${name}.ts`))).toBe(true);
     // A bug as a deployed function meets it (its table names missing): the 500's log line carries
-    // the stack, and --enable-source-maps (the functions' NODE_OPTIONS) maps it to lib/config.ts.
+    // the stack, mapped through index.mjs.map when logged (no --enable-source-maps) to lib/config.ts.
     const script = `
       const { handler } = await import(${JSON.stringify(join(dir, BUNDLE_FILE))});
       await handler(
         { httpMethod: 'GET', path: '/v1/pets', resource: '/v1/pets', headers: { Authorization: 'Bearer psk_${'A'.repeat(32)}' }, body: null,
           requestContext: { requestId: 'r-1', path: '/v1/pets', domainName: 'example.com' } },
         { functionName: 'f', awsRequestId: 'r-1', getRemainingTimeInMillis: () => 10000 });`;
-    const out = execFileSync(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', script], {
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
       encoding: 'utf8',
       env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info' },
     });
