@@ -40,3 +40,12 @@ export function services(): Services {
   }
   return current.services;
 }
+
+/**
+ * Builds the services now if the environment names the tables, so the DynamoDB client is created
+ * while the function module loads (Lambda's init phase, which runs on a full CPU) and not on the
+ * first request. Without the variables (a test importing a handler early) it leaves that to services().
+ */
+export function prepareServices(env: NodeJS.ProcessEnv = process.env): void {
+  if (env[ENV.petsTable] && env[ENV.apiKeysTable]) services();
+}

@@ -23,9 +23,13 @@ export function setLogSink(next: LogSink): LogSink {
   return previous;
 }
 
+let level: { readonly raw: string | undefined; readonly threshold: number } = { raw: undefined, threshold: LEVELS.info };
+
+/** LOG_LEVEL's threshold, worked out again only when the variable changes (tests and local mode change it). */
 function threshold(): number {
-  const level = process.env.LOG_LEVEL?.toLowerCase() as LogLevel | undefined;
-  return LEVELS[level ?? 'info'] ?? LEVELS.info;
+  const raw = process.env.LOG_LEVEL;
+  if (raw !== level.raw) level = { raw, threshold: LEVELS[raw?.toLowerCase() as LogLevel] ?? LEVELS.info };
+  return level.threshold;
 }
 
 export function log(level: LogLevel, message: string, fields: Record<string, unknown> = {}): void {

@@ -9,7 +9,7 @@ import { sourceStageApi } from '../../infra/local/stage-api.ts';
 import { ENV } from '#lib/config.ts';
 import { createDocumentClient } from '#lib/store/dynamodb-client.ts';
 import { lambdaContext, proxyEvent } from '../bench/scenarios.ts';
-import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts';
+import { type FaultProxy, SLOW_ANSWER_MS, startFaultProxy } from '../support/fault-proxy.ts';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
 
 let api: TestApi;
@@ -91,6 +91,52 @@ describe('store faults', () => {
     // A key the verifier has not cached yet, so the lookup really happens.
     const fresh = await createFreshKey();
     await expect503(await call(method, path, body, fresh), '2');
+  });
+
+  describe('a read-only operation reads while an uncached key is looked up (lib/http/api-handler.ts)', () => {
+    const keyCalls = () => proxy.calls.filter((c) => c.tableName === api.stack.tableNames.apiKeys);
+
+    it.each([
+      ['listPets', '/pets'],
+      ['getPet', '/pets/1'],
+    ])('%s: its read reaches the store before the key lookup answers', async (_name, path) => {
+      proxy.decide = (_op, table) => (table === api.stack.tableNames.apiKeys ? 'slow' : 'pass');
+      const fresh = await createFreshKey();
+      const response = await call('GET', path, undefined, fresh);
+      expect([200, 404]).toContain(response.status);
+      const [lookup] = keyCalls();
+      const [read] = petsCalls();
+      expect(lookup && read).toBeTruthy();
+      expect((read?.at ?? Number.POSITIVE_INFINITY) - (lookup?.at ?? 0)).toBeLessThan(SLOW_ANSWER_MS / 2);
+    });
+
+    it('createPet writes only after the key lookup has answered', async () => {
+      proxy.decide = (_op, table) => (table === api.stack.tableNames.apiKeys ? 'slow' : 'pass');
+      const fresh = await createFreshKey();
+      expect((await call('POST', '/pets', JSON.stringify({ name: 'Rex', categoryId: 1 }), fresh)).status).toBe(201);
+      const [lookup] = keyCalls();
+      const [write] = petsCalls();
+      expect((write?.at ?? 0) - (lookup?.at ?? Number.POSITIVE_INFINITY)).toBeGreaterThanOrEqual(SLOW_ANSWER_MS - 5);
+    });
+
+    it('an unknown key still gets the 401, its read dropped; the same key again reads nothing (the miss is cached)', async () => {
+      const unknown = `psk_${'Z'.repeat(32)}`;
+      const first = await call('GET', '/pets', undefined, unknown);
+      expect(first.status).toBe(401);
+      expect(await first.json()).toMatchObject({ code: 'unauthorized', status: 401 });
+      expect(keyCalls()).toHaveLength(1);
+      expect(petsCalls()).toHaveLength(1);
+      proxy.calls.length = 0;
+      expect((await call('GET', '/pets', undefined, unknown)).status).toBe(401);
+      expect(proxy.calls).toHaveLength(0);
+    });
+
+    it('a cached key makes one store call: the read', async () => {
+      expect((await call('GET', '/pets', undefined)).status).toBe(200);
+      proxy.calls.length = 0;
+      expect((await call('GET', '/pets', undefined)).status).toBe(200);
+      expect(proxy.calls.map((c) => c.tableName)).toEqual([api.stack.tableNames.pets]);
+    });
   });
 
   it('answers 503 when DynamoDB accepts the connection but never answers', async () => {

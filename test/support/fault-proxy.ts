@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
  * - `stall-after-headers`: sends the status line, headers and part of the body, then nothing;
  * - `trickle`: sends the real answer one byte every 300 ms;
  * - `garbage`: a 200 whose body is an HTML page, as a misrouted proxy would send;
+ * - `slow`: forwards the request and answers SLOW_ANSWER_MS later, well inside the client's deadline;
  * - `late`: forwards the request (the store does the work) and answers LATE_ANSWER_MS later, past
  *   the client's deadline, so the client never sees that its write happened;
  * - `reset-after-write`: forwards the request, then resets the connection instead of answering.
@@ -27,8 +28,12 @@ export type Fault =
   | 'stall-after-headers'
   | 'trickle'
   | 'garbage'
+  | 'slow'
   | 'late'
   | 'reset-after-write';
+
+/** Well inside the SDK's 1 s wait for response headers, long enough to see what happens meanwhile. */
+export const SLOW_ANSWER_MS = 300;
 
 /** Past the SDK's 1 s wait for response headers (lib/store/dynamodb-client.ts). */
 export const LATE_ANSWER_MS = 1_300;
@@ -39,7 +44,8 @@ export interface FaultProxy {
   readonly endpoint: string;
   /** Decides per call from its DynamoDB operation (`GetItem`, …) and table. */
   decide: (operation: string, tableName: string | undefined) => Fault;
-  readonly calls: { operation: string; tableName: string | undefined; fault: Fault }[];
+  /** Every call, in order of arrival; `at` is performance.now() on arrival. */
+  readonly calls: { operation: string; tableName: string | undefined; fault: Fault; at: number }[];
   close(): Promise<void>;
 }
 
@@ -57,6 +63,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
+    const at = performance.now();
     const operation = String(req.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
     let tableName: string | undefined;
     try {
@@ -65,7 +72,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       tableName = undefined;
     }
     const fault = proxy.decide(operation, tableName);
-    proxy.calls.push({ operation, tableName, fault });
+    proxy.calls.push({ operation, tableName, fault, at });
     if (fault === 'hang') {
       hanging.add(res);
       return;
@@ -104,7 +111,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
           if (fault === 'trickle') void trickle(reply, res, hanging);
           else reply.pipe(res);
         };
-        if (fault === 'late') setTimeout(answer, LATE_ANSWER_MS);
+        if (fault === 'late' || fault === 'slow') setTimeout(answer, fault === 'late' ? LATE_ANSWER_MS : SLOW_ANSWER_MS);
         else answer();
       },
     );
