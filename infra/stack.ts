@@ -93,12 +93,12 @@ export class PetStoreStack extends Stack {
         functionName: `${this.stackName}-${name}`,
         description: `Pet Store ${settings.stage}: ${describeRoutes(name)}`,
         logRetention,
+        logLevel: settings.logLevel,
         logRemovalPolicy,
         retainVersions: settings.production,
         tracing: settings.tracing,
         environment: {
           [ENV.keyCacheSeconds]: String(settings.apiKeyCacheSeconds),
-          [ENV.logLevel]: settings.logLevel,
           ...(settings.allowedOrigins.length > 0 ? { [ENV.allowedOrigins]: settings.allowedOrigins.join(',') } : {}),
         },
       });
@@ -132,6 +132,7 @@ export class PetStoreStack extends Stack {
       functionName: `${this.stackName}-docs`,
       description: `Pet Store ${settings.stage}: GET /v1/docs (API reference page)`,
       logRetention,
+      logLevel: settings.logLevel,
       logRemovalPolicy,
       tracing: settings.tracing,
       bundledFiles: {

@@ -134,7 +134,8 @@ export const DEFAULT_STAGE_SETTINGS: Record<StageName, Pick<StageSettings, Tunab
     throttlingBurstLimit: 1000,
     logRetentionDays: 90,
     apiKeyCacheSeconds: 60,
-    logLevel: 'info',
+    // One access line per request: API Gateway's. The functions log only warnings and errors.
+    logLevel: 'warn',
     alarm5xxRatePercent: 1,
     alarmP99LatencyMs: 2000,
     tracing: true,

@@ -7,13 +7,24 @@ import { isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { CfnPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, type CfnFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import {
+  ApplicationLogLevel,
+  Architecture,
+  type CfnFunction,
+  LoggingFormat,
+  Runtime,
+  SystemLogLevel,
+  Tracing,
+} from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { ENV } from '#lib/config.ts';
+import type { LogLevel } from '#lib/http/log.ts';
 import { esbuildOptions } from '../bundling.ts';
 import { MEMORY_MB, TIMEOUT_SECONDS } from '../function-limits.ts';
 import type { ServiceTable } from './data-tables.ts';
+import { serviceLogGroup } from './log-groups.ts';
 
 /** The repository root: the bundling input, holding package-lock.json and functions/. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -53,6 +64,8 @@ export interface ApiFunctionProps {
   readonly functionName: string;
   readonly description?: string;
   readonly logRetention: RetentionDays;
+  /** The function's LOG_LEVEL, and the level Lambda's own filter applies to its JSON lines. */
+  readonly logLevel: LogLevel;
   /** Of the log group: kept in production, removed with a staging stack. */
   readonly logRemovalPolicy: RemovalPolicy;
   readonly environment?: Readonly<Record<string, string>>;
@@ -69,9 +82,9 @@ export interface ApiFunctionProps {
 
 export class ApiFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
-    // An explicit group: retention and removal are ours, not Lambda's never-expiring default.
-    const logGroup = new LogGroup(scope, `${id}LogGroup`, {
-      logGroupName: `/aws/lambda/${props.functionName}`,
+    // An explicit group: retention, removal and class are ours, not Lambda's never-expiring default.
+    const logGroup = serviceLogGroup(scope, `${id}LogGroup`, {
+      baseName: `/aws/lambda/${props.functionName}`,
       retention: props.logRetention,
       removalPolicy: props.logRemovalPolicy,
     });
@@ -94,8 +107,13 @@ export class ApiFunction extends NodejsFunction {
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
       bundling: nodejsBundling(props.bundledFiles),
       // No NODE_OPTIONS=--enable-source-maps: logged stacks are mapped when logged (lib/http/source-mapped-stack.ts).
-      environment: { ...props.environment },
+      environment: { [ENV.logLevel]: props.logLevel, ...props.environment },
       logGroup,
+      // JSON lines, filtered by level by Lambda too; its START/END/REPORT lines (INFO) are dropped:
+      // duration, errors and throttles are Lambda's metrics, and API Gateway logs every request.
+      loggingFormat: LoggingFormat.JSON,
+      systemLogLevelV2: SystemLogLevel.WARN,
+      applicationLogLevelV2: APPLICATION_LOG_LEVEL[props.logLevel],
       role,
       ...(props.retainVersions ? { currentVersionOptions: { removalPolicy: RemovalPolicy.RETAIN } } : {}),
       tracing: props.tracing ? Tracing.ACTIVE : Tracing.DISABLED,
@@ -145,6 +163,13 @@ export class ApiFunction extends NodejsFunction {
     }
   }
 }
+
+const APPLICATION_LOG_LEVEL: Record<LogLevel, ApplicationLogLevel> = {
+  debug: ApplicationLogLevel.DEBUG,
+  info: ApplicationLogLevel.INFO,
+  warn: ApplicationLogLevel.WARN,
+  error: ApplicationLogLevel.ERROR,
+};
 
 function dynamodb(actions: readonly string[]): string[] {
   return [...new Set(actions)].map((action) => `dynamodb:${action}`);

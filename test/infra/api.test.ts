@@ -253,7 +253,15 @@ describe.each(STAGE_NAMES)('%s REST API', (stage: StageName) => {
     expect(fields).toMatchObject({ requestId: '$context.requestId', status: '$context.status', httpMethod: '$context.httpMethod' });
     expect(format.toLowerCase()).not.toMatch(/authorization|header|apikey|api_key/);
     const logGroupId = stageResource?.Properties.AccessLogSetting.DestinationArn['Fn::GetAtt'][0] as string;
-    expect(template.toJSON().Resources[logGroupId].Properties.LogGroupName).toBe(`/aws/apigateway/PetStore-${stage}/access`);
+    expect(template.toJSON().Resources[logGroupId].Properties).toMatchObject({
+      LogGroupName: `/aws/apigateway/PetStore-${stage}/access/infrequent-access`,
+      LogGroupClass: 'INFREQUENT_ACCESS',
+    });
+  });
+
+  it('subscribes nothing to its logs and filters no metric from them (the Infrequent Access class has neither)', () => {
+    expect(Object.keys(all(template, 'AWS::Logs::SubscriptionFilter'))).toEqual([]);
+    expect(Object.keys(all(template, 'AWS::Logs::MetricFilter'))).toEqual([]);
   });
 
   it('is a regional API without the RestApi default Endpoint output', () => {

@@ -157,7 +157,13 @@ describe.each(STAGE_NAMES)('%s functions', (stage) => {
     expect(JSON.stringify(policies)).not.toContain('dynamodb:');
   });
 
-  it.each(functionNames)('%s runs Node.js 24 on arm64, bundled ESM, with its own log group', (name) => {
+  const logLevel = (cdkJsonContext().stages as Record<string, { logLevel: string }>)[stage]?.logLevel;
+
+  it("logs at info in staging and at warn in production (cdk.json): one access line per request there, API Gateway's", () => {
+    expect(logLevel).toBe(stage === 'production' ? 'warn' : 'info');
+  });
+
+  it.each(functionNames)('%s runs Node.js 24 on arm64, bundled ESM, with its own Infrequent Access log group', (name) => {
     const fnId = logicalId(app.stacks[stage].functions[name]);
     const fn = template.toJSON().Resources[fnId];
     expect(fn.Properties).toMatchObject({
@@ -167,12 +173,20 @@ describe.each(STAGE_NAMES)('%s functions', (stage) => {
       Handler: 'index.handler',
       MemorySize: MEMORY_MB,
       Timeout: 10,
-      Environment: { Variables: { LOG_LEVEL: 'info', API_KEY_CACHE_SECONDS: '60' } },
+      Environment: { Variables: { LOG_LEVEL: logLevel, API_KEY_CACHE_SECONDS: '60' } },
+      // Lambda's advanced logging: JSON lines, its own filter at the function's level, no START/END/REPORT.
+      LoggingConfig: { LogFormat: 'JSON', ApplicationLogLevel: logLevel?.toUpperCase(), SystemLogLevel: 'WARN' },
     });
+    expect(fn.Properties.Environment.Variables).not.toHaveProperty('NODE_OPTIONS');
     const logGroupId = fn.Properties.LoggingConfig.LogGroup.Ref as string;
     expect(template.toJSON().Resources[logGroupId]).toMatchObject({
       Type: 'AWS::Logs::LogGroup',
-      Properties: { LogGroupName: `/aws/lambda/PetStore-${stage}-${name}`, RetentionInDays: retention },
+      // The class is part of the name (infra/constructs/log-groups.ts): a class change is a new group.
+      Properties: {
+        LogGroupName: `/aws/lambda/PetStore-${stage}-${name}/infrequent-access`,
+        LogGroupClass: 'INFREQUENT_ACCESS',
+        RetentionInDays: retention,
+      },
       // Kept when the stack goes, but not by the rollback of a failed first deploy: the name is fixed.
       DeletionPolicy: stage === 'production' ? 'RetainExceptOnCreate' : 'Delete',
     });
