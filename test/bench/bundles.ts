@@ -9,7 +9,12 @@ import { BUNDLE_FILE, esbuildBuildOptions } from '../../infra/bundling.ts';
 import { routes } from '#lib/routes.ts';
 
 export const FLOOR = 'floor';
-export type BundleName = (typeof routes)[number]['functionName'] | typeof FLOOR;
+/**
+ * The floor as esbuild bundles it by default, before infra/bundling.ts loaded Node's built-ins
+ * through infra/builtins/ (its `alias`): the floor the issue #12 targets were set against.
+ */
+export const PLAIN_FLOOR = 'floor-plain';
+export type BundleName = (typeof routes)[number]['functionName'] | typeof FLOOR | typeof PLAIN_FLOOR;
 
 export interface Bundle {
   readonly name: BundleName;
@@ -28,12 +33,15 @@ export async function buildBundles(outDir: string): Promise<Bundle[]> {
   const entries: [BundleName, string][] = [
     ...FUNCTION_NAMES.map((name): [BundleName, string] => [name, `functions/${name}.ts`]),
     [FLOOR, 'test/bench/floor-handler.ts'],
+    [PLAIN_FLOOR, 'test/bench/floor-handler.ts'],
   ];
   return Promise.all(
     entries.map(async ([name, entry]) => {
       const file = join(outDir, name, BUNDLE_FILE);
       // metafile only adds esbuild's report of the inputs; the output bytes are the same.
-      const result = await build({ ...esbuildBuildOptions(entry, file), metafile: true, logLevel: 'warning' });
+      const options = esbuildBuildOptions(entry, file);
+      if (name === PLAIN_FLOOR) options.alias = {};
+      const result = await build({ ...options, metafile: true, logLevel: 'warning' });
       const output = Object.entries(result.metafile.outputs).find(([path]) => path.endsWith(BUNDLE_FILE))?.[1];
       if (!output) throw new Error(`esbuild wrote no ${BUNDLE_FILE} for ${entry}`);
       const byPackage = new Map<string, number>();

@@ -16,7 +16,7 @@ import { ENV } from '#lib/config.ts';
 import { DynamoDbApiKeyStore } from '#lib/store/dynamodb-api-key-store.ts';
 import { apiKeysTable, idempotencyTable, petsTable } from '#lib/store/tables.ts';
 import { ensureTables, localTableNames } from '../../infra/local/tables.ts';
-import { buildBundles, FLOOR } from './bundles.ts';
+import { buildBundles, FLOOR, PLAIN_FLOOR } from './bundles.ts';
 import { startWorker, type WorkerProcess } from './child.ts';
 import { measureColdStarts } from './cold-start.ts';
 import { type CostInput, costPerMillion, synthFunctionConfigs } from './cost.ts';
@@ -59,6 +59,17 @@ async function main(): Promise<void> {
   await rm(`${WORK_DIR}/bundles`, { recursive: true, force: true });
   await mkdir(WORK_DIR, { recursive: true });
 
+  progress("synthesising the CDK app: the production functions' environment, sizing and logging");
+  const configs = synthFunctionConfigs();
+  const production = configs.filter((c) => c.stage === 'production');
+  // Every function has the same plain variables (LOG_LEVEL, API_KEY_CACHE_SECONDS, NODE_OPTIONS if set).
+  const deployedEnv = production[0]?.environment ?? {};
+  for (const config of production) {
+    if (JSON.stringify(config.environment) !== JSON.stringify(deployedEnv)) {
+      throw new Error(`production ${config.functionName} has other variables than ${production[0]?.functionName}`);
+    }
+  }
+
   progress('building the function bundles and the floor with infra/bundling.ts');
   const bundles = await buildBundles(`${WORK_DIR}/bundles`);
 
@@ -76,9 +87,11 @@ async function main(): Promise<void> {
   await new DynamoDbApiKeyStore(documents, mainTables[apiKeysTable.logicalName] as string).add(newApiKeyRecord(apiKey, 'bench'));
   const ids = await seedPets(documents, mainTables[petsTable.logicalName] as string, 1, SETTINGS.seedPets);
 
-  // The functions' environment, as the CDK app sets it, plus the local store's address.
-  const functionEnv = {
+  // The production functions' environment from the template, the tables Lambda would name, the
+  // variables Lambda sets, and the local store's address.
+  const functionEnv: NodeJS.ProcessEnv = {
     PATH: process.env.PATH ?? '',
+    ...deployedEnv,
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'AKIDBENCHMARK',
     AWS_SECRET_ACCESS_KEY: 'benchmark-secret',
@@ -86,15 +99,13 @@ async function main(): Promise<void> {
     [ENV.petsTable]: mainTables[petsTable.logicalName] as string,
     [ENV.apiKeysTable]: mainTables[apiKeysTable.logicalName] as string,
     [ENV.idempotencyTable]: mainTables[idempotencyTable.logicalName] as string,
-    [ENV.keyCacheSeconds]: '60',
-    [ENV.logLevel]: 'info',
     [ENV.dynamodbEndpoint]: endpoint,
     // The floor's plain `new DynamoDBClient({})` finds the local store here.
     AWS_ENDPOINT_URL_DYNAMODB: endpoint,
   };
 
   progress(`cold starts: ${SETTINGS.coldStartRuns} fresh processes per bundle, with and without source maps`);
-  const firstRequest = { 'list-pets': 'list', 'create-pet': 'create', 'get-pet': 'get', [FLOOR]: 'get' } as const;
+  const firstRequest = { 'list-pets': 'list', 'create-pet': 'create', 'get-pet': 'get', [FLOOR]: 'get', [PLAIN_FLOOR]: 'get' } as const;
   const coldStarts = await measureColdStarts({
     bundles,
     runs: SETTINGS.coldStartRuns,
@@ -191,8 +202,6 @@ async function main(): Promise<void> {
   raw.destroy();
   await store.stop();
 
-  progress('cost: synthesising the CDK app for memory and architecture');
-  const configs = synthFunctionConfigs();
   const cost = SCENARIOS.map((scenario) => {
     const config = configs.find((c) => c.stage === 'production' && c.functionName === scenario.functionName);
     const t = handlerTimings.find((h) => h.scenario === scenario.id);
@@ -223,6 +232,7 @@ async function main(): Promise<void> {
     scaling,
     seedSeconds: { first: seedFirst, rest: seedRest, restCount },
     cost,
+    deployedNodeOptions: deployedEnv.NODE_OPTIONS,
   };
   const markdown = render(run);
   const outFile = QUICK ? `${WORK_DIR}/BENCHMARKS.quick.md` : `${ROOT}BENCHMARKS.md`;
