@@ -104,7 +104,11 @@ export function toProxyEvent(parts: GatewayRequest): APIGatewayProxyEvent {
  */
 function collect(pairs: [string, string][]): { single: Record<string, string>; multi: Record<string, string[]> } {
   const all = new Map<string, string[]>();
-  for (const [name, value] of pairs) all.set(name, [...(all.get(name) ?? []), value]);
+  for (const [name, value] of pairs) {
+    const values = all.get(name);
+    if (values) values.push(value);
+    else all.set(name, [value]);
+  }
   return {
     single: Object.fromEntries([...all].map(([name, values]) => [name, values.at(-1) as string])),
     multi: Object.fromEntries(all),

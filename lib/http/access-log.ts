@@ -6,7 +6,7 @@
  */
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { log } from './log.ts';
+import { isLogged, log } from './log.ts';
 import type { ApiResult } from './response.ts';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
@@ -29,6 +29,8 @@ export function accessLog(operationId: string): MiddlewareObj<APIGatewayProxyEve
       'X-Content-Type-Options': 'nosniff',
     };
     const start = started.get(request.event);
+    // Production logs at warn: API Gateway's access log is the request's line there.
+    if (!isLogged('info')) return;
     log('info', 'request', {
       requestId,
       operationId,

@@ -32,8 +32,13 @@ function threshold(): number {
   return level.threshold;
 }
 
+/** Whether a line of this level is written: lets a caller skip building fields nobody will see. */
+export function isLogged(level: LogLevel): boolean {
+  return LEVELS[level] >= threshold();
+}
+
 export function log(level: LogLevel, message: string, fields: Record<string, unknown> = {}): void {
-  if (LEVELS[level] < threshold()) return;
+  if (!isLogged(level)) return;
   sink(JSON.stringify({ time: new Date().toISOString(), level, message, ...fields }));
 }
 
