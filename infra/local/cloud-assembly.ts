@@ -58,6 +58,10 @@ const TEMPLATE_CACHE_DIR = path.join(REPO_ROOT, 'node_modules', '.cache', 'petst
  * `synthesizeStageTemplate`, skipped when nothing that shapes the template changed since the last
  * start: the CDK app and the code it reads (infra/, lib/), cdk.json and the locked dependency
  * versions. Saves `npm start` about a second (loading aws-cdk-lib and synthesizing).
+ *
+ * The functions' asset keys (`Code.S3Key`) are not covered: without bundling the CDK hashes the
+ * project's files for them, so any edit changes them. They may be stale here, and nothing reads
+ * them: source mode runs the handlers' sources, and bundle mode reads `cdk synth`'s own assembly.
  */
 export async function cachedStageTemplate(stage: StageName): Promise<CfnTemplate> {
   const name = `${stage}-${templateInputsHash(stage)}.json`;
