@@ -375,7 +375,7 @@ ${markdownTable(['scenario', `p50 ms ${thousands(small)}`, `p50 ms ${thousands(l
 ## Handler duration in process (the estimate behind the cost figures)
 
 The bundles above, imported once in one process and invoked one request at a time (after
-warm-up invocations) with API Gateway proxy events built by the local API's adapter, against the
+warm-up invocations; the cases take turns, a share of their invocations at a time, test/bench/workers/handler-timing.ts) with API Gateway proxy events built by the local API's adapter, against the
 same local store; the floor's handler is timed the same way, for comparison with get. Lambda bills each invocation rounded up to the next millisecond ("billed" is the
 mean of those). This is an estimate: on Lambda, DynamoDB is a network hop away (a few ms) and the
 CPU is a share of a Graviton core sized by memory.

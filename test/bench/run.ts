@@ -35,14 +35,21 @@ const SETTINGS = {
   coldStartRuns: QUICK ? 3 : 15,
   load: (QUICK
     ? { durationSeconds: 1, warmupSeconds: 0.5, connections: 10 }
-    : { durationSeconds: 5, warmupSeconds: 2, connections: 10 }) satisfies LoadSettings,
-  /** Each load measurement is taken this many times, the servers' order reversed every round. */
-  rounds: QUICK ? 1 : 2,
+    : { durationSeconds: 2.5, warmupSeconds: 1, connections: 10 }) satisfies LoadSettings,
+  /**
+   * Each load measurement is taken this many times, the servers' order reversed every round. Four
+   * short rounds rather than two long ones (10 s measured per server either way): on a shared 2-core
+   * machine the speed drifts by tens of percent within minutes, and finer interleaving puts the
+   * servers being compared under the same drift.
+   */
+  rounds: QUICK ? 1 : 4,
   /** Pets in the throughput tables, and the two sizes of the list-scaling table. */
   seedPets: 1_000,
   scalingSizes: [1_000, QUICK ? 5_000 : 50_000] as const,
   handlerWarmup: QUICK ? 10 : 50,
-  handlerIterations: QUICK ? 30 : 300,
+  /** Invocations per case, in `handlerRounds` turns (test/bench/workers/handler-timing.ts). */
+  handlerIterations: QUICK ? 30 : 1_200,
+  handlerRounds: QUICK ? 1 : 6,
 } as const;
 
 const SCALE_PREFIX = 'Scale';
@@ -129,6 +136,7 @@ async function main(): Promise<void> {
     ids,
     warmup: SETTINGS.handlerWarmup,
     iterations: SETTINGS.handlerIterations,
+    rounds: SETTINGS.handlerRounds,
   });
   await timing.stop();
   for (const t of handlerTimings) {

@@ -53,10 +53,12 @@ serve({
       ...SCENARIOS.map((s) => ({ id: s.id, functionName: s.functionName as string })),
       { id: 'floor' as const, functionName: 'floor' },
     ];
-    for (const scenario of cases) {
+    const rounds = request.rounds as number;
+    type Case = (typeof cases)[number];
+    const invokerOf = (scenario: Case) => {
       const handler = handlers.get(scenario.functionName);
       if (!handler) throw new Error(`no bundle for ${scenario.functionName}`);
-      const invoke = async () => {
+      return async () => {
         const requestId = `bench-${++n}`;
         const event = proxyEvent(requestFor(scenario.id === 'floor' ? 'get' : scenario.id, ids, n), apiKey, requestId);
         const context = lambdaContext(scenario.functionName, requestId);
@@ -64,29 +66,51 @@ serve({
         const result = await handler(event, context);
         return { ms: performance.now() - started, status: result.statusCode };
       };
+    };
+    const totals = new Map(
+      cases.map((c) => [c.id, { durations: [] as number[], statuses: {} as Record<string, number>, cpuUs: 0, logBytes: 0, logLines: 0 }]),
+    );
+    for (const scenario of cases) {
+      const invoke = invokerOf(scenario);
       for (let i = 0; i < warmup; i++) await invoke();
-      const durations: number[] = [];
-      const statuses: Record<string, number> = {};
-      logBytes = 0;
-      logLines = 0;
-      const cpuBefore = process.cpuUsage();
-      for (let i = 0; i < iterations; i++) {
-        const { ms, status } = await invoke();
-        durations.push(ms);
-        statuses[status] = (statuses[status] ?? 0) + 1;
+    }
+    // The cases take turns, a share of the iterations at a time, the order reversed every round:
+    // a machine whose speed drifts slows them all alike.
+    for (let round = 0; round < rounds; round++) {
+      for (const scenario of round % 2 === 0 ? cases : [...cases].reverse()) {
+        const invoke = invokerOf(scenario);
+        const total = totals.get(scenario.id);
+        if (!total) throw new Error(`no totals for ${scenario.id}`);
+        logBytes = 0;
+        logLines = 0;
+        const cpuBefore = process.cpuUsage();
+        for (let i = 0; i < iterations / rounds; i++) {
+          const { ms, status } = await invoke();
+          total.durations.push(ms);
+          total.statuses[status] = (total.statuses[status] ?? 0) + 1;
+        }
+        const cpu = process.cpuUsage(cpuBefore);
+        total.cpuUs += cpu.user + cpu.system;
+        total.logBytes += logBytes;
+        total.logLines += logLines;
       }
-      const cpu = process.cpuUsage(cpuBefore);
+    }
+    for (const scenario of cases) {
+      const total = totals.get(scenario.id);
+      if (!total) throw new Error(`no totals for ${scenario.id}`);
+      const { durations, statuses, cpuUs, logBytes: bytes, logLines: lines } = total;
+      const count = durations.length;
       const sorted = [...durations].sort((a, b) => a - b);
       results.push({
         scenario: scenario.id,
-        invocations: iterations,
-        medianMs: sorted[Math.floor(sorted.length / 2)] as number,
-        meanMs: durations.reduce((a, b) => a + b, 0) / durations.length,
-        p99Ms: sorted[Math.min(sorted.length - 1, Math.ceil(0.99 * sorted.length) - 1)] as number,
-        cpuMs: (cpu.user + cpu.system) / 1000 / iterations,
-        billedMeanMs: durations.reduce((a, b) => a + Math.ceil(b), 0) / durations.length,
-        logBytesPerInvocation: logBytes / iterations,
-        logLinesPerInvocation: logLines / iterations,
+        invocations: count,
+        medianMs: sorted[Math.floor(count / 2)] as number,
+        meanMs: durations.reduce((a, b) => a + b, 0) / count,
+        p99Ms: sorted[Math.min(count - 1, Math.ceil(0.99 * count) - 1)] as number,
+        cpuMs: cpuUs / 1000 / count,
+        billedMeanMs: durations.reduce((a, b) => a + Math.ceil(b), 0) / count,
+        logBytesPerInvocation: bytes / count,
+        logLinesPerInvocation: lines / count,
         statuses,
       });
     }
