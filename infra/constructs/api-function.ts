@@ -21,7 +21,7 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { ENV } from '#lib/config.ts';
 import type { LogLevel } from '#lib/http/log.ts';
-import { esbuildOptions } from '../bundling.ts';
+import { BUNDLE_FILE, esbuildOptions } from '../bundling.ts';
 import { MEMORY_MB, TIMEOUT_SECONDS } from '../function-limits.ts';
 import type { ServiceTable } from './data-tables.ts';
 import { serviceLogGroup } from './log-groups.ts';
@@ -178,18 +178,20 @@ function dynamodb(actions: readonly string[]): string[] {
 /** infra/bundling.ts expressed as NodejsFunction bundling options (always local esbuild, never Docker). */
 export function nodejsBundling(bundledFiles?: ApiFunctionProps['bundledFiles']): BundlingOptions {
   return {
-    ...(bundledFiles
-      ? {
-          commandHooks: {
-            beforeBundling: () => [],
-            beforeInstall: () => [],
-            afterBundling: (inputDir: string, outputDir: string) => [
+    commandHooks: {
+      beforeBundling: () => [],
+      beforeInstall: () => [],
+      afterBundling: (inputDir: string, outputDir: string) => [
+        // The source map keeps our code only (infra/source-maps.ts), run by the Node.js running this app.
+        `"${process.execPath}" "${join(inputDir, 'infra/source-maps.ts')}" "${join(outputDir, `${BUNDLE_FILE}.map`)}"`,
+        ...(bundledFiles
+          ? [
               `mkdir -p "${join(outputDir, bundledFiles.into)}"`,
               ...bundledFiles.sources.map((source) => `cp "${join(inputDir, source)}" "${join(outputDir, bundledFiles.into)}/"`),
-            ],
-          },
-        }
-      : {}),
+            ]
+          : []),
+      ],
+    },
     format: esbuildOptions.format === 'esm' ? OutputFormat.ESM : OutputFormat.CJS,
     target: esbuildOptions.target,
     minify: esbuildOptions.minify,

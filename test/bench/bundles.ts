@@ -6,6 +6,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { BUNDLE_FILE, esbuildBuildOptions } from '../../infra/bundling.ts';
+import { trimSourceMap } from '../../infra/source-maps.ts';
 import { routes } from '#lib/routes.ts';
 
 export const FLOOR = 'floor';
@@ -42,6 +43,8 @@ export async function buildBundles(outDir: string): Promise<Bundle[]> {
       const options = esbuildBuildOptions(entry, file);
       if (name === PLAIN_FLOOR) options.alias = {};
       const result = await build({ ...options, metafile: true, logLevel: 'warning' });
+      // As the CDK's afterBundling hook does (infra/constructs/api-function.ts).
+      trimSourceMap(`${file}.map`);
       const output = Object.entries(result.metafile.outputs).find(([path]) => path.endsWith(BUNDLE_FILE))?.[1];
       if (!output) throw new Error(`esbuild wrote no ${BUNDLE_FILE} for ${entry}`);
       const byPackage = new Map<string, number>();

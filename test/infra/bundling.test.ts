@@ -4,8 +4,9 @@
  * cold-start benchmark measures exactly what is deployed.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { SourceMap } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from 'esbuild';
@@ -13,6 +14,7 @@ import { BUNDLED_ASSETS_DIR, REFERENCE_ASSETS } from '#lib/openapi/reference-pag
 import { routes } from '#lib/routes.ts';
 import { BUNDLE_FILE, ESM_REQUIRE_SHIM, esbuildBuildOptions } from '../../infra/bundling.ts';
 import { PROJECT_ROOT } from '../../infra/constructs/api-function.ts';
+import { isOwnSource } from '../../infra/source-maps.ts';
 import { type Synthesised, synth, logicalId } from './synth.ts';
 
 const functionNames = [...new Set(routes.map((r) => r.functionName))];
@@ -69,11 +71,23 @@ describe.each(functionNames)('bundle of %s', (name) => {
     expect(out.trim()).toBe('function');
   });
 
-  it('carries a source map without copies of the sources, whose stack traces still name our .ts lines', () => {
+  it('carries a source map of our code only, without copies of the sources, whose stack traces name our .ts lines', () => {
     const dir = assetDir(name);
-    const map = JSON.parse(readFileSync(join(dir, `${BUNDLE_FILE}.map`), 'utf8')) as { sources: string[]; sourcesContent?: unknown };
+    const mapFile = join(dir, `${BUNDLE_FILE}.map`);
+    const map = JSON.parse(readFileSync(mapFile, 'utf8')) as { sources: string[]; sourcesContent?: unknown };
     expect(map.sourcesContent).toBeUndefined();
     expect(map.sources.some((source) => source.endsWith(`functions/${name}.ts`))).toBe(true);
+    // infra/source-maps.ts, run by the afterBundling hook: lib/ and functions/ only, a few dozen KB.
+    expect(map.sources.every(isOwnSource)).toBe(true);
+    expect(statSync(mapFile).size).toBeLessThan(100_000);
+    // A position in the AWS SDK maps to nothing, not to the nearest line of ours.
+    const code = readFileSync(join(dir, BUNDLE_FILE), 'utf8');
+    const sdkAt = code.indexOf('DynamoDBDocumentClient');
+    expect(sdkAt).toBeGreaterThan(0);
+    const line = code.slice(0, sdkAt).split('\n').length - 1;
+    const column = sdkAt - (code.lastIndexOf('\n', sdkAt) + 1);
+    const entry = new SourceMap(JSON.parse(readFileSync(mapFile, 'utf8'))).findEntry(line, column);
+    expect(entry).not.toHaveProperty('originalSource', expect.stringMatching(/lib\/|functions\//));
     // A bug as a deployed function meets it (its table names missing): the 500's log line carries
     // the stack, mapped through index.mjs.map when logged (no --enable-source-maps) to lib/config.ts.
     const script = `
