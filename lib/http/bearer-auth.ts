@@ -40,9 +40,10 @@ export function bearerToken(event: RequestHeaders): string {
 }
 
 /**
- * `whileLookingUp(event)` runs when the key is not cached and its lookup has started (see
- * api-handler.ts: a read-only operation starts its read then). On success the caller's key id is put where a Lambda authorizer's principal would be,
+ * On success the caller's key id is put where a Lambda authorizer's principal would be,
  * `requestContext.authorizer.principalId`, for handlers that scope data to the caller.
+ * `whileLookingUp(event)` runs when the key is not cached and its lookup has started (a read-only
+ * operation starts its read then: api-handler.ts).
  */
 export function bearerAuth(
   verifier: () => KeyVerifier,

@@ -23,13 +23,13 @@ export function setLogSink(next: LogSink): LogSink {
   return previous;
 }
 
-let level: { readonly raw: string | undefined; readonly threshold: number } = { raw: undefined, threshold: LEVELS.info };
+let current: { readonly raw: string | undefined; readonly threshold: number } = { raw: undefined, threshold: LEVELS.info };
 
 /** LOG_LEVEL's threshold, worked out again only when the variable changes (tests and local mode change it). */
 function threshold(): number {
   const raw = process.env.LOG_LEVEL;
-  if (raw !== level.raw) level = { raw, threshold: LEVELS[raw?.toLowerCase() as LogLevel] ?? LEVELS.info };
-  return level.threshold;
+  if (raw !== current.raw) current = { raw, threshold: LEVELS[raw?.toLowerCase() as LogLevel] ?? LEVELS.info };
+  return current.threshold;
 }
 
 /** Whether a line of this level is written: lets a caller skip building fields nobody will see. */
