@@ -46,6 +46,6 @@ export function services(): Services {
  * while the function module loads (Lambda's init phase, which runs on a full CPU) and not on the
  * first request. Without the variables (a test importing a handler early) it leaves that to services().
  */
-export function prepareServices(env: NodeJS.ProcessEnv = process.env): void {
-  if (env[ENV.petsTable] && env[ENV.apiKeysTable]) services();
+export function prepareServices(): void {
+  if (process.env[ENV.petsTable] && process.env[ENV.apiKeysTable]) services();
 }
