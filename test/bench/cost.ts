@@ -4,11 +4,12 @@
  * template, duration and log bytes measured by the benchmark, DynamoDB request units from the item
  * sizes, and list prices (assumptions, stated in PRICES).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CfnElement } from 'aws-cdk-lib';
 import { buildApp } from '../../infra/app.ts';
+import { cdkJsonContext } from '../../infra/local/cloud-assembly.ts';
 import { STAGE_NAMES, type StageName } from '../../infra/stages.ts';
 import type { Route } from '#lib/routes.ts';
 import { fixed, markdownTable } from './stats.ts';
@@ -77,8 +78,7 @@ const logClassOf = (group: Resource | undefined): LogClass =>
 export function synthFunctionConfigs(): FunctionConfig[] {
   const outdir = mkdtempSync(join(tmpdir(), 'petstore-bench-synth-'));
   try {
-    const cdkJson = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context?: Record<string, unknown> };
-    const { app, stacks } = buildApp({ outdir, context: { ...cdkJson.context, 'aws:cdk:bundling-stacks': [] } });
+    const { app, stacks } = buildApp({ outdir, context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] } });
     const assembly = app.synth();
     const configs: FunctionConfig[] = [];
     for (const stage of STAGE_NAMES) {

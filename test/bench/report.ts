@@ -148,7 +148,7 @@ export function render(run: BenchRun): string {
   const floor = bundleOf(run, FLOOR);
   const floorImport = importMedian(run, FLOOR);
   const floorFirst = firstInvocationMedian(run, FLOOR);
-  const floorWithMaps = median(coldOf(run, FLOOR).withSourceMaps.map((s) => s.importMs));
+  const floorWithMaps = importWithSourceMapsMedian(run, FLOOR);
   const all = checks(run);
   const sizes = [...new Set(run.scaling.map((r) => r.pets))].sort((a, b) => a - b);
   const [small = 0, large = 0] = [sizes[0], sizes.at(-1)];
@@ -160,35 +160,35 @@ export function render(run: BenchRun): string {
       : name === PLAIN_FLOOR
         ? 'FLOOR, plain esbuild (built-ins as ESM)'
         : `\`${name}\``;
+  /** A function's figure against the floor's; a floor's row compares with nothing. */
+  const versusFloor = (name: string, value: number, floorValue: number) =>
+    (FUNCTION_NAMES as readonly string[]).includes(name) ? `${fixed(value / floorValue, 2)}×` : '–';
   const coldNames = [...FUNCTION_NAMES, FLOOR, PLAIN_FLOOR];
   const coldRows = coldNames.map((name) => {
     const b = bundleOf(run, name);
-    const cold = coldOf(run, name);
-    const imp = median(cold.deployed.map((s) => s.importMs));
-    const withMaps = median(cold.withSourceMaps.map((s) => s.importMs));
-    const isFunction = (FUNCTION_NAMES as readonly string[]).includes(name);
+    const imp = importMedian(run, name);
+    const withMaps = importWithSourceMapsMedian(run, name);
     return [
       floorLabel(name),
       thousands(b.bytes),
       kb(b.bytes),
-      isFunction ? `+${kb(b.bytes - floor.bytes)}` : '–',
+      (FUNCTION_NAMES as readonly string[]).includes(name) ? `+${kb(b.bytes - floor.bytes)}` : '–',
       fixed(imp),
-      isFunction ? `${fixed(imp / floorImport, 2)}×` : '–',
+      versusFloor(name, imp, floorImport),
       fixed(withMaps),
-      isFunction ? `${fixed(withMaps / floorWithMaps, 2)}×` : '–',
+      versusFloor(name, withMaps, floorWithMaps),
     ];
   });
   const coldPathRows = coldNames.map((name) => {
     const imp = importMedian(run, name);
     const first = firstInvocationMedian(run, name);
-    const isFunction = (FUNCTION_NAMES as readonly string[]).includes(name);
     return [
       floorLabel(name),
       fixed(imp),
       fixed(first),
-      isFunction ? `${fixed(first / floorFirst, 2)}×` : '–',
+      versusFloor(name, first, floorFirst),
       `**${fixed(imp + first)}**`,
-      isFunction ? `${fixed((imp + first) / (floorImport + floorFirst), 2)}×` : '–',
+      versusFloor(name, imp + first, floorImport + floorFirst),
     ];
   });
   const costBeforeAfter = run.cost.map((r) => {
@@ -421,6 +421,10 @@ function coldOf(run: BenchRun, name: string): ColdStartResult {
 
 function importMedian(run: BenchRun, name: string): number {
   return median(coldOf(run, name).deployed.map((s) => s.importMs));
+}
+
+function importWithSourceMapsMedian(run: BenchRun, name: string): number {
+  return median(coldOf(run, name).withSourceMaps.map((s) => s.importMs));
 }
 
 function firstInvocationMedian(run: BenchRun, name: string): number {
