@@ -82,6 +82,8 @@ export class PetStoreStack extends Stack {
     // Production logs outlive the stack, but not a failed first deploy (RetainExceptOnCreate): their
     // names are fixed, and a log group kept by that rollback would make the retry fail.
     const logRemovalPolicy = settings.production ? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE : RemovalPolicy.DESTROY;
+    // What every function of the stage shares: its logs and its tracing.
+    const stageFunction = { logRetention, logLevel: settings.logLevel, logRemovalPolicy, tracing: settings.tracing };
 
     this.tables = new DataTables(this, 'Tables', { protectData: settings.production });
 
@@ -92,11 +94,8 @@ export class PetStoreStack extends Stack {
         entry: `functions/${name}.ts`,
         functionName: `${this.stackName}-${name}`,
         description: `Pet Store ${settings.stage}: ${describeRoutes(name)}`,
-        logRetention,
-        logLevel: settings.logLevel,
-        logRemovalPolicy,
+        ...stageFunction,
         retainVersions: settings.production,
-        tracing: settings.tracing,
         environment: {
           [ENV.keyCacheSeconds]: String(settings.apiKeyCacheSeconds),
           ...(settings.allowedOrigins.length > 0 ? { [ENV.allowedOrigins]: settings.allowedOrigins.join(',') } : {}),
@@ -131,10 +130,7 @@ export class PetStoreStack extends Stack {
       entry: 'functions/docs.ts',
       functionName: `${this.stackName}-docs`,
       description: `Pet Store ${settings.stage}: GET /v1/docs (API reference page)`,
-      logRetention,
-      logLevel: settings.logLevel,
-      logRemovalPolicy,
-      tracing: settings.tracing,
+      ...stageFunction,
       bundledFiles: {
         sources: Object.keys(REFERENCE_ASSETS).map((name) => `node_modules/swagger-ui-dist/${name}`),
         into: BUNDLED_ASSETS_DIR,

@@ -26,7 +26,6 @@ import {
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { serviceLogGroup } from './log-groups.ts';
 import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
@@ -47,6 +46,7 @@ import {
 } from './gateway-errors.ts';
 import { pascal } from '../pascal.ts';
 import { allowedOriginHeaders, originSelectingTemplate, originStatus, preflightHeaders } from './cors.ts';
+import { serviceLogGroup } from './log-groups.ts';
 
 export interface PetStoreApiProps {
   readonly settings: StageSettings;
