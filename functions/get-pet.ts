@@ -9,9 +9,9 @@ import { json } from '#lib/http/response.ts';
 import { validate } from '#lib/http/validate.ts';
 import { services } from '#lib/services.ts';
 
-export const handler = apiHandler('getPet', async (event) => {
+export const handler = apiHandler('getPet', async (event, { signal }) => {
   const { petId } = validate(PetIdPath, { petId: integerText(event.pathParameters?.petId ?? '') }, 'path parameter');
-  const pet = await services().pets.get(petId);
+  const pet = await services().pets.get(petId, { signal });
   if (!pet) throw new HttpError('not_found', `No pet exists with id ${petId}.`);
   return json(200, pet);
 });

@@ -12,10 +12,10 @@ import { absoluteUrl } from '#lib/http/urls.ts';
 import { validate } from '#lib/http/validate.ts';
 import { services } from '#lib/services.ts';
 
-export const handler = apiHandler('listPets', async (event) => {
+export const handler = apiHandler('listPets', async (event, { signal }) => {
   const { limit, status, cursor } = validate(ListPetsQuery, queryParameters(event, ['limit']), 'query parameter');
   const afterId = cursor === undefined ? undefined : decodeCursor(cursor, status);
-  const page = await services().pets.list({ limit, status, afterId });
+  const page = await services().pets.list({ limit, status, afterId }, { signal });
   if (page.nextAfterId === undefined) return json(200, page.pets);
   const next = new URLSearchParams({ limit: String(limit), ...(status ? { status } : {}), cursor: encodeCursor(status, page.nextAfterId) });
   // The resource, not the path as sent: `/v1//pets` is routed here too, and is not echoed.

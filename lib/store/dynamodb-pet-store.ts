@@ -18,7 +18,7 @@ import { DynamoDbIdempotencyRecords } from './dynamodb-idempotency-records.ts';
 import { classifyStoreError } from './errors.ts';
 import { generatePetId } from './ids.ts';
 import { IdempotencyProtocol } from './idempotency.ts';
-import type { CreatedPet, CreateOptions, ListPetsRequest, PetPage, PetStore } from './pet-store.ts';
+import type { CreatedPet, CreateOptions, ListPetsRequest, PetPage, PetStore, ReadOptions } from './pet-store.ts';
 import { BY_STATUS_INDEX } from './tables.ts';
 
 /** A collision needs two creates in the same millisecond drawing the same 12 random bits. */
@@ -102,17 +102,19 @@ export class DynamoDbPetStore implements PetStore {
     }
   }
 
-  async get(id: number): Promise<Pet | undefined> {
+  async get(id: number, { signal }: ReadOptions = {}): Promise<Pet | undefined> {
     try {
       // Strongly consistent, so a pet can be read back the moment its create has answered.
-      const { Item } = await this.#client.send(new GetCommand({ TableName: this.#tableName, Key: { id }, ConsistentRead: true }));
+      const { Item } = await this.#client.send(new GetCommand({ TableName: this.#tableName, Key: { id }, ConsistentRead: true }), {
+        abortSignal: signal,
+      });
       return Item ? toPet(Item) : undefined;
     } catch (error) {
       throw classifyStoreError(error, 'get pet');
     }
   }
 
-  async list({ limit, status, afterId }: ListPetsRequest): Promise<PetPage> {
+  async list({ limit, status, afterId }: ListPetsRequest, { signal }: ReadOptions = {}): Promise<PetPage> {
     // One item more than the page: when it comes back, another page exists. Without it, a page
     // that ends exactly at the end of the data would announce a next page that is empty.
     const common = { TableName: this.#tableName, Limit: limit + 1 };
@@ -124,6 +126,7 @@ export class DynamoDbPetStore implements PetStore {
                 ...common,
                 ...(afterId === undefined ? {} : { ExclusiveStartKey: { id: afterId } }),
               } satisfies ScanCommandInput),
+              { abortSignal: signal },
             )
           : await this.#client.send(
               new QueryCommand({
@@ -134,6 +137,7 @@ export class DynamoDbPetStore implements PetStore {
                 ExpressionAttributeValues: { ':status': status },
                 ...(afterId === undefined ? {} : { ExclusiveStartKey: { status, id: afterId } }),
               } satisfies QueryCommandInput),
+              { abortSignal: signal },
             );
       const pets = Items.slice(0, limit).map(toPet);
       // More may follow when the extra item came back, or when DynamoDB stopped early (1 MB).

@@ -32,9 +32,17 @@ export interface CreateOptions {
   readonly idempotencyKey?: string;
 }
 
+export interface ReadOptions {
+  /**
+   * Aborting it stops the read, its retries included: the caller no longer wants the answer.
+   * Writes take none: a write stopped half-way could leave a pet stored but not acknowledged.
+   */
+  readonly signal?: AbortSignal;
+}
+
 export interface PetStore {
   /** Assigns a new, never-used id and stores the pet; never overwrites an existing pet. */
   create(newPet: NewPet, options?: CreateOptions): Promise<CreatedPet>;
-  get(id: number): Promise<Pet | undefined>;
-  list(request: ListPetsRequest): Promise<PetPage>;
+  get(id: number, options?: ReadOptions): Promise<Pet | undefined>;
+  list(request: ListPetsRequest, options?: ReadOptions): Promise<PetPage>;
 }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'v
 import { startLocalApi } from '../../infra/local/api-server.ts';
 import { sourceStageApi } from '../../infra/local/stage-api.ts';
 import { ENV } from '#lib/config.ts';
-import { createDocumentClient } from '#lib/store/dynamodb-client.ts';
+import { createDocumentClient, STORE_TIMEOUTS } from '#lib/store/dynamodb-client.ts';
 import { lambdaContext, proxyEvent } from '../bench/scenarios.ts';
 import { type FaultProxy, SLOW_ANSWER_MS, startFaultProxy } from '../support/fault-proxy.ts';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
@@ -119,16 +119,32 @@ describe('store faults', () => {
       expect((write?.at ?? 0) - (lookup?.at ?? Number.POSITIVE_INFINITY)).toBeGreaterThanOrEqual(SLOW_ANSWER_MS - 5);
     });
 
-    it('an unknown key still gets the 401, its read dropped; the same key again reads nothing (the miss is cached)', async () => {
+    it('an unknown key still gets the 401 and its read is aborted; the same key again reads nothing (the miss is cached)', async () => {
+      // The lookup answers late, so the read has surely reached the store; the store never answers
+      // it, so only an abort closes it before the SDK's 1 s timeout, after which it would retry.
+      proxy.decide = (_op, table) => (table === api.stack.tableNames.apiKeys ? 'slow' : 'hang');
       const unknown = `psk_${'Z'.repeat(32)}`;
       const first = await call('GET', '/pets', undefined, unknown);
+      const answered = performance.now();
       expect(first.status).toBe(401);
       expect(await first.json()).toMatchObject({ code: 'unauthorized', status: 401 });
       expect(keyCalls()).toHaveLength(1);
+      const read = await closedRead();
+      expect(read.closedAt - answered).toBeLessThan(STORE_TIMEOUTS.requestTimeoutMs / 2);
+      expect(read.closedAt - read.at).toBeLessThan(STORE_TIMEOUTS.requestTimeoutMs);
       expect(petsCalls()).toHaveLength(1);
       proxy.calls.length = 0;
       expect((await call('GET', '/pets', undefined, unknown)).status).toBe(401);
       expect(proxy.calls).toHaveLength(0);
+    });
+
+    it('a failed key lookup aborts the read too: the 503 leaves nothing running', async () => {
+      proxy.decide = (_op, table) => (table === api.stack.tableNames.apiKeys ? 'server-error' : 'hang');
+      const fresh = await createFreshKey();
+      await expect503(await call('GET', '/pets', undefined, fresh));
+      const read = await closedRead();
+      expect(read.closedAt - read.at).toBeLessThan(STORE_TIMEOUTS.requestTimeoutMs);
+      expect(petsCalls()).toHaveLength(1);
     });
 
     it('a cached key makes one store call: the read', async () => {
@@ -205,6 +221,11 @@ describe('store faults', () => {
     expect(result.statusCode).toBe(503);
     expect(result.headers?.['Retry-After']).toBe('1');
     expect(JSON.parse(result.body)).toMatchObject({ code: 'service_unavailable', status: 503 });
+    // The read in flight is aborted with the answer, not left to time out and retry.
+    const answered = performance.now();
+    const read = await closedRead();
+    expect(read.closedAt - answered).toBeLessThan(STORE_TIMEOUTS.requestTimeoutMs / 2);
+    expect(petsCalls().filter((c) => c.at > answered)).toHaveLength(0);
   });
 
   // The SDK retries a put whose answer it never got; the retry then finds the item its first
@@ -319,6 +340,13 @@ describe('an unreachable store', () => {
 });
 
 /** Pets in the real store (not through the proxy), all of them or those with this name. */
+/** The last call to the pets table, once its connection has closed (the test fails if it never does). */
+async function closedRead(): Promise<{ at: number; closedAt: number }> {
+  await expect.poll(() => petsCalls().at(-1)?.closedAt, { timeout: 5_000, interval: 10 }).toBeDefined();
+  const { at, closedAt = Number.NaN } = petsCalls().at(-1) ?? { at: Number.NaN };
+  return { at, closedAt };
+}
+
 async function countPets(name?: string): Promise<number> {
   const client = createDocumentClient({ endpoint: api.stack.dynamodbEndpoint });
   try {

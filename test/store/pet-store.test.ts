@@ -59,6 +59,16 @@ describe('DynamoDbPetStore', () => {
     expect(await pets.get(1)).toBeUndefined();
   });
 
+  it('reads with a signal, and fails a read whose signal is aborted (its answer is not wanted)', async () => {
+    const [first] = created;
+    expect(await pets.get(first?.id ?? 0, { signal: new AbortController().signal })).toEqual(first);
+    expect((await pets.list({ limit: 1 }, { signal: new AbortController().signal })).pets).toHaveLength(1);
+    const aborted = AbortSignal.abort();
+    const abortedRead = { cause: { name: 'AbortError' } };
+    await expect(pets.get(first?.id ?? 0, { signal: aborted })).rejects.toMatchObject(abortedRead);
+    await expect(pets.list({ limit: 1, status: 'sold' }, { signal: aborted })).rejects.toMatchObject(abortedRead);
+  });
+
   it('stores nothing but pets in the table, each with the token of the request that wrote it', async () => {
     const { Items = [] } = await client.send(new ScanCommand({ TableName: tableName }));
     expect(Items).toHaveLength(created.length);

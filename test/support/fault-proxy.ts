@@ -44,8 +44,11 @@ export interface FaultProxy {
   readonly endpoint: string;
   /** Decides per call from its DynamoDB operation (`GetItem`, …) and table. */
   decide: (operation: string, tableName: string | undefined) => Fault;
-  /** Every call, in order of arrival; `at` is performance.now() on arrival. */
-  readonly calls: { operation: string; tableName: string | undefined; fault: Fault; at: number }[];
+  /**
+   * Every call, in order of arrival; `at` is performance.now() on arrival, `closedAt` when the
+   * client closed the connection of a `hang` call (it gave up: a timeout, or an abort).
+   */
+  readonly calls: { operation: string; tableName: string | undefined; fault: Fault; at: number; closedAt?: number }[];
   close(): Promise<void>;
 }
 
@@ -72,9 +75,13 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       tableName = undefined;
     }
     const fault = proxy.decide(operation, tableName);
-    proxy.calls.push({ operation, tableName, fault, at });
+    const call: FaultProxy['calls'][number] = { operation, tableName, fault, at };
+    proxy.calls.push(call);
     if (fault === 'hang') {
       hanging.add(res);
+      res.once('close', () => {
+        call.closedAt = performance.now();
+      });
       return;
     }
     if (fault === 'stall-after-headers') {
