@@ -139,10 +139,14 @@ describe('store faults', () => {
     });
 
     it('a failed key lookup aborts the read too: the 503 leaves nothing running', async () => {
-      proxy.decide = (_op, table) => (table === api.stack.tableNames.apiKeys ? 'server-error' : 'hang');
+      // One lookup attempt that fails after the read has surely arrived (the SDK does not retry it).
+      proxy.decide = (_op, table) => (table === api.stack.tableNames.apiKeys ? 'slow-garbage' : 'hang');
       const fresh = await createFreshKey();
       await expect503(await call('GET', '/pets', undefined, fresh));
+      const answered = performance.now();
+      expect(keyCalls()).toHaveLength(1);
       const read = await closedRead();
+      expect(read.closedAt - answered).toBeLessThan(STORE_TIMEOUTS.requestTimeoutMs / 2);
       expect(read.closedAt - read.at).toBeLessThan(STORE_TIMEOUTS.requestTimeoutMs);
       expect(petsCalls()).toHaveLength(1);
     });

@@ -13,7 +13,8 @@ import type { AddressInfo } from 'node:net';
  * - `hang`: accepts the request and never answers;
  * - `stall-after-headers`: sends the status line, headers and part of the body, then nothing;
  * - `trickle`: sends the real answer one byte every 300 ms;
- * - `garbage`: a 200 whose body is an HTML page, as a misrouted proxy would send;
+ * - `garbage`: a 200 whose body is an HTML page, as a misrouted proxy would send; `slow-garbage`
+ *   the same, SLOW_ANSWER_MS late (a failure the SDK does not retry, after the client waited);
  * - `slow`: forwards the request and answers SLOW_ANSWER_MS later, well inside the client's deadline;
  * - `late`: forwards the request (the store does the work) and answers LATE_ANSWER_MS later, past
  *   the client's deadline, so the client never sees that its write happened;
@@ -28,6 +29,7 @@ export type Fault =
   | 'stall-after-headers'
   | 'trickle'
   | 'garbage'
+  | 'slow-garbage'
   | 'slow'
   | 'late'
   | 'reset-after-write';
@@ -90,9 +92,13 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       res.write('{"Item":');
       return;
     }
-    if (fault === 'garbage') {
-      res.writeHead(200, { 'Content-Type': 'text/html' });
-      res.end('<html><body><h1>Welcome to nginx!</h1></body></html>');
+    if (fault === 'garbage' || fault === 'slow-garbage') {
+      const answer = () => {
+        res.writeHead(200, { 'Content-Type': 'text/html' });
+        res.end('<html><body><h1>Welcome to nginx!</h1></body></html>');
+      };
+      if (fault === 'slow-garbage') setTimeout(answer, SLOW_ANSWER_MS);
+      else answer();
       return;
     }
     if (fault === 'throttle' || fault.startsWith('throttle:') || fault === 'server-error') {
