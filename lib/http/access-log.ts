@@ -28,9 +28,9 @@ export function accessLog(operationId: string): MiddlewareObj<APIGatewayProxyEve
       'Cache-Control': 'no-store',
       'X-Content-Type-Options': 'nosniff',
     };
-    const start = started.get(request.event);
     // Production logs at warn: API Gateway's access log is the request's line there.
     if (!isLogged('info')) return;
+    const start = started.get(request.event);
     log('info', 'request', {
       requestId,
       operationId,
