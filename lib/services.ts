@@ -16,21 +16,23 @@ export interface Services {
   readonly keys: KeyVerifier;
 }
 
-let current: { signature: string; services: Services } | undefined;
+/** The variables the services are built from. */
+const BUILT_FROM = [ENV.petsTable, ENV.apiKeysTable, ENV.idempotencyTable, ENV.dynamodbEndpoint, ENV.keyCacheSeconds] as const;
 
-/** The variables the services are built from; compared as a string so a warm call costs no parsing. */
-const signatureOf = (env: NodeJS.ProcessEnv): string =>
-  [ENV.petsTable, ENV.apiKeysTable, ENV.idempotencyTable, ENV.dynamodbEndpoint, ENV.keyCacheSeconds]
-    .map((name) => env[name] ?? '')
-    .join('\n');
+let current: { builtFrom: readonly (string | undefined)[]; services: Services } | undefined;
+
+/** Called twice a request (auth, handler): compares the variables in place, allocating nothing, and parses nothing. */
+function builtFromCurrentEnvironment(builtFrom: readonly (string | undefined)[]): boolean {
+  for (let i = 0; i < BUILT_FROM.length; i++) if (process.env[BUILT_FROM[i] as string] !== builtFrom[i]) return false;
+  return true;
+}
 
 export function services(): Services {
-  const signature = signatureOf(process.env);
-  if (current?.signature !== signature) {
+  if (!current || !builtFromCurrentEnvironment(current.builtFrom)) {
     const config = readConfig();
     const client = createDocumentClient(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint } : {});
     current = {
-      signature,
+      builtFrom: BUILT_FROM.map((name) => process.env[name]),
       services: {
         config,
         pets: new DynamoDbPetStore(client, config.petsTable, config.idempotencyTable),

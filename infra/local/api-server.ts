@@ -88,7 +88,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, api: LocalRestA
   const routed = api.route(head);
   if (!api.needsBody(routed)) return send(res, await api.answer(routed, head, NO_BODY));
 
-  const body = await readBody(req, MAX_BODY_BYTES);
+  const body = hasBody(req.rawHeaders) ? await readBody(req, MAX_BODY_BYTES) : { bytes: NO_BODY, cut: false };
   // The client went away half-way through its body: there is nobody to answer.
   if (body === undefined) return;
   const result = await api.answer(routed, head, body.bytes);
@@ -129,6 +129,18 @@ function answerMalformedRequest(error: NodeJS.ErrnoException, socket: Duplex): v
 function gatewayError(error: HttpError, requestId: string): APIGatewayProxyResult {
   const result = errorResult(error);
   return { ...result, headers: { ...result.headers, ...COMMON_ERROR_HEADERS, [REQUEST_ID_HEADER]: requestId } };
+}
+
+/**
+ * Whether the request frames a body: HTTP/1.1 has one only with Content-Length or Transfer-Encoding
+ * (RFC 9112 §6.3). A GET has neither, and skips the stream iterator an empty read would still build.
+ */
+function hasBody(rawHeaders: readonly string[]): boolean {
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = (rawHeaders[i] as string).toLowerCase();
+    if (name === 'transfer-encoding' || (name === 'content-length' && rawHeaders[i + 1] !== '0')) return true;
+  }
+  return false;
 }
 
 /**

@@ -41,7 +41,7 @@ export function toProxyEvent(parts: GatewayRequest): APIGatewayProxyEvent {
   }
   headerPairs.push(['X-Forwarded-Proto', 'http']);
   const { single: headers, multi: multiValueHeaders } = collect(headerPairs);
-  const { single: query, multi: multiQuery } = collect([...new URLSearchParams(parts.search)]);
+  const { single: query, multi: multiQuery } = parts.search === '' ? NO_VALUES : collect([...new URLSearchParams(parts.search)]);
   const hasQuery = Object.keys(query).length > 0;
 
   // Text bodies pass as they are; bytes that are not UTF-8 are passed base64-encoded, flagged.
@@ -96,6 +96,9 @@ export function toProxyEvent(parts: GatewayRequest): APIGatewayProxyEvent {
     },
   };
 }
+
+/** A request without a query string: shared, never written to (`hasQuery` is false, so the event carries null). */
+const NO_VALUES: { single: Record<string, string>; multi: Record<string, string[]> } = { single: {}, multi: {} };
 
 /**
  * Name → last value and name → all values, as API Gateway builds them. Plain objects with own

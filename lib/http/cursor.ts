@@ -5,7 +5,7 @@
  * store. It needs no secret: it selects neither table nor index (the request's own `status` does),
  * so the most a crafted cursor can do is start a listing at a position the client could page to.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { PET_STATUSES, type PetStatus } from '../domain/pet.ts';
 import { HttpError } from './errors.ts';
 
@@ -19,8 +19,8 @@ interface CursorPayload {
   readonly a: number;
 }
 
-const checksum = (payload: string): string =>
-  createHash('sha256').update(`petstore-cursor:${payload}`).digest().subarray(0, 9).toString('base64url');
+/** The first 9 bytes of the SHA-256, base64url: 9 bytes are 12 whole characters of the full digest's encoding. */
+const checksum = (payload: string): string => hash('sha256', `petstore-cursor:${payload}`, 'base64url').slice(0, 12);
 
 export function encodeCursor(status: PetStatus | undefined, afterId: number): string {
   const payload = Buffer.from(JSON.stringify({ v: VERSION, s: status ?? null, a: afterId })).toString('base64url');

@@ -9,7 +9,7 @@
  * IdempotencyRecordStore, on DynamoDB in dynamodb-idempotency-records.ts; pets: PetWrites, from the
  * pet store), so unit tests can run any interleaving of concurrent requests step by step.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { NewPet, Pet } from '../domain/pet.ts';
 import { IdempotencyKeyReusedError } from './errors.ts';
 import { generatePetId } from './ids.ts';
@@ -100,12 +100,10 @@ export class IdempotencyProtocol {
 
 /** The record key: the caller's key id and its Idempotency-Key, so callers never share records. */
 export function idempotencyRecordKey(callerId: string, idempotencyKey: string): string {
-  return createHash('sha256').update(`${callerId}\n${idempotencyKey}`).digest('hex');
+  return hash('sha256', `${callerId}\n${idempotencyKey}`, 'hex');
 }
 
 /** Hash of the pet's fields in a fixed order: bodies that parse to the same pet hash alike. */
 export function hashNewPet(pet: NewPet): string {
-  return createHash('sha256')
-    .update(JSON.stringify([pet.name, pet.categoryId, pet.status ?? null]))
-    .digest('hex');
+  return hash('sha256', JSON.stringify([pet.name, pet.categoryId, pet.status ?? null]), 'hex');
 }

@@ -330,11 +330,11 @@ function* pairs(rawHeaders: readonly string[]): Generator<[string, string]> {
   for (let i = 0; i < rawHeaders.length; i += 2) yield [rawHeaders[i] as string, rawHeaders[i + 1] as string];
 }
 
-/** The last value of a header in raw headers, matched case-insensitively. */
+/** The last value of a header in raw headers, matched case-insensitively. Runs several times a request: no allocation. */
 export function headerOf(rawHeaders: readonly string[], name: string): string | undefined {
   const wanted = name.toLowerCase();
   let value: string | undefined;
-  for (const [key, v] of pairs(rawHeaders)) if (key.toLowerCase() === wanted) value = v;
+  for (let i = 0; i < rawHeaders.length; i += 2) if ((rawHeaders[i] as string).toLowerCase() === wanted) value = rawHeaders[i + 1];
   return value;
 }
 
