@@ -15,7 +15,9 @@ export const FLOOR = 'floor';
  * through infra/builtins/ (its `alias`): the floor the issue #12 targets were set against.
  */
 export const PLAIN_FLOOR = 'floor-plain';
-export type BundleName = (typeof routes)[number]['functionName'] | typeof FLOOR | typeof PLAIN_FLOOR;
+/** The FLOOR with the service's zod schemas and one validation (test/bench/floor-zod-handler.ts). */
+export const FLOOR_WITH_ZOD = 'floor-zod';
+export type BundleName = (typeof routes)[number]['functionName'] | typeof FLOOR | typeof PLAIN_FLOOR | typeof FLOOR_WITH_ZOD;
 
 export interface Bundle {
   readonly name: BundleName;
@@ -35,6 +37,7 @@ export async function buildBundles(outDir: string): Promise<Bundle[]> {
     ...FUNCTION_NAMES.map((name): [BundleName, string] => [name, `functions/${name}.ts`]),
     [FLOOR, 'test/bench/floor-handler.ts'],
     [PLAIN_FLOOR, 'test/bench/floor-handler.ts'],
+    [FLOOR_WITH_ZOD, 'test/bench/floor-zod-handler.ts'],
   ];
   return Promise.all(
     entries.map(async ([name, entry]) => {

@@ -1,5 +1,5 @@
 /** Renders one benchmark run as markdown: BENCHMARKS.md, also printed to the terminal. */
-import { type Bundle, FLOOR, FUNCTION_NAMES, PLAIN_FLOOR, SERVICE_CODE } from './bundles.ts';
+import { type Bundle, FLOOR, FLOOR_WITH_ZOD, FUNCTION_NAMES, PLAIN_FLOOR, SERVICE_CODE } from './bundles.ts';
 import type { ColdStartResult } from './cold-start.ts';
 import { type CostRow, costArithmetic, costTable, PREVIOUS_COSTS, PRICES } from './cost.ts';
 import type { LoadResult, LoadSettings } from './load.ts';
@@ -159,11 +159,14 @@ export function render(run: BenchRun): string {
       ? '**FLOOR** (client + one GetCommand)'
       : name === PLAIN_FLOOR
         ? 'FLOOR, plain esbuild (built-ins as ESM)'
-        : `\`${name}\``;
-  /** A function's figure against the floor's; a floor's row compares with nothing. */
+        : name === FLOOR_WITH_ZOD
+          ? "FLOOR + the service's zod schemas (one validation)"
+          : `\`${name}\``;
+  /** Rows compared with the FLOOR: the functions, and the floor with zod (what the validator alone adds). */
+  const comparedNames: readonly string[] = [...FUNCTION_NAMES, FLOOR_WITH_ZOD];
   const versusFloor = (name: string, value: number, floorValue: number) =>
-    (FUNCTION_NAMES as readonly string[]).includes(name) ? `${fixed(value / floorValue, 2)}×` : '–';
-  const coldNames = [...FUNCTION_NAMES, FLOOR, PLAIN_FLOOR];
+    comparedNames.includes(name) ? `${fixed(value / floorValue, 2)}×` : '–';
+  const coldNames = [...FUNCTION_NAMES, FLOOR, FLOOR_WITH_ZOD, PLAIN_FLOOR];
   const coldRows = coldNames.map((name) => {
     const b = bundleOf(run, name);
     const imp = importMedian(run, name);
@@ -172,7 +175,7 @@ export function render(run: BenchRun): string {
       floorLabel(name),
       thousands(b.bytes),
       kb(b.bytes),
-      (FUNCTION_NAMES as readonly string[]).includes(name) ? `+${kb(b.bytes - floor.bytes)}` : '–',
+      comparedNames.includes(name) ? `+${kb(b.bytes - floor.bytes)}` : '–',
       fixed(imp),
       versusFloor(name, imp, floorImport),
       fixed(withMaps),
@@ -306,6 +309,9 @@ map, Node's built-ins loaded through infra/builtins/). The FLOOR (test/bench/flo
 built with the same options: it only creates \`DynamoDBDocumentClient.from(new DynamoDBClient({}))\`
 at load and sends one \`GetCommand\`. The plain FLOOR is the same source bundled as esbuild does by
 default (no built-in aliases), the floor issue #12's absolute import target was set against.
+"FLOOR + the service's zod schemas" (test/bench/floor-zod-handler.ts) is the FLOOR with the request
+schemas of lib/domain built at load and one path parameter validated per invocation: its ratio is
+what zod, the design's validator, costs a cold start by itself.
 
 Import time: median over ${run.coldStartRuns} fresh \`node\` processes per bundle (spawned round-robin),
 of \`await import(bundle)\` measured inside the process, with the production functions' environment

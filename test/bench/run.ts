@@ -16,7 +16,7 @@ import { ENV } from '#lib/config.ts';
 import { DynamoDbApiKeyStore } from '#lib/store/dynamodb-api-key-store.ts';
 import { apiKeysTable, idempotencyTable, petsTable } from '#lib/store/tables.ts';
 import { ensureTables, localTableNames } from '../../infra/local/tables.ts';
-import { buildBundles, FLOOR, PLAIN_FLOOR } from './bundles.ts';
+import { buildBundles, FLOOR, FLOOR_WITH_ZOD, PLAIN_FLOOR } from './bundles.ts';
 import { startWorker, type WorkerProcess } from './child.ts';
 import { measureColdStarts } from './cold-start.ts';
 import { type CostInput, costPerMillion, synthFunctionConfigs } from './cost.ts';
@@ -112,7 +112,14 @@ async function main(): Promise<void> {
   };
 
   progress(`cold starts: ${SETTINGS.coldStartRuns} fresh processes per bundle, with and without source maps`);
-  const firstRequest = { 'list-pets': 'list', 'create-pet': 'create', 'get-pet': 'get', [FLOOR]: 'get', [PLAIN_FLOOR]: 'get' } as const;
+  const firstRequest = {
+    'list-pets': 'list',
+    'create-pet': 'create',
+    'get-pet': 'get',
+    [FLOOR]: 'get',
+    [PLAIN_FLOOR]: 'get',
+    [FLOOR_WITH_ZOD]: 'get',
+  } as const;
   const coldStarts = await measureColdStarts({
     bundles,
     runs: SETTINGS.coldStartRuns,
