@@ -21,7 +21,7 @@ const BUILT_FROM = [ENV.petsTable, ENV.apiKeysTable, ENV.idempotencyTable, ENV.d
 
 let current: { builtFrom: readonly (string | undefined)[]; services: Services } | undefined;
 
-/** Called twice a request (auth, handler): compares the variables in place, allocating nothing, and parses nothing. */
+/** Called twice a request (auth, handler): compares the variables in place, with no allocation and no parsing. */
 function builtFromCurrentEnvironment(builtFrom: readonly (string | undefined)[]): boolean {
   for (let i = 0; i < BUILT_FROM.length; i++) if (process.env[BUILT_FROM[i] as string] !== builtFrom[i]) return false;
   return true;

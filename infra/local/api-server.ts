@@ -15,7 +15,7 @@ import { MAX_BODY_BYTES } from '#lib/http/json-body.ts';
 import { errorResult } from '#lib/http/response.ts';
 import { API_BASE_PATH } from '#lib/routes.ts';
 import { COMMON_ERROR_HEADERS } from '../constructs/gateway-errors.ts';
-import type { LocalRestApi, RequestHead } from './gateway/rest-api.ts';
+import { headerOf, type LocalRestApi, type RequestHead } from './gateway/rest-api.ts';
 
 /**
  * Bounds that keep idle or slow clients from exhausting the process (its file descriptors are the
@@ -136,11 +136,8 @@ function gatewayError(error: HttpError, requestId: string): APIGatewayProxyResul
  * (RFC 9112 §6.3). A GET has neither, and skips the stream iterator an empty read would still build.
  */
 function hasBody(rawHeaders: readonly string[]): boolean {
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    const name = (rawHeaders[i] as string).toLowerCase();
-    if (name === 'transfer-encoding' || (name === 'content-length' && rawHeaders[i + 1] !== '0')) return true;
-  }
-  return false;
+  const length = headerOf(rawHeaders, 'content-length');
+  return headerOf(rawHeaders, 'transfer-encoding') !== undefined || (length !== undefined && length !== '0');
 }
 
 /**
