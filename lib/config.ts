@@ -3,6 +3,25 @@
  * function; the local runner sets them before it imports the handlers.
  */
 
+const forgetters = new Set<() => void>();
+
+/**
+ * What is read from the environment is read once and kept, as Lambda fixes a function's environment
+ * for its instance's life: a request would otherwise read a dozen variables, ~0.2 µs each, through
+ * process.env's native lookup. `forget` drops what its module read, so the next use reads again.
+ */
+export function onEnvironmentChange(forget: () => void): void {
+  forgetters.add(forget);
+}
+
+/**
+ * Local mode and tests change the environment in one process (another store, another table, another
+ * log level): they call this after every change, and the next request reads the variables anew.
+ */
+export function environmentChanged(): void {
+  for (const forget of forgetters) forget();
+}
+
 /** Names of the environment variables, shared with the CDK app and the local runner. */
 export const ENV = {
   petsTable: 'PETS_TABLE_NAME',

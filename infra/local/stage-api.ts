@@ -2,7 +2,7 @@
  * A stage's REST API ready to serve, in one of local mode's two modes: the same template-driven
  * gateway either way; only the code that answers an AWS_PROXY integration differs.
  */
-import { ENV } from '#lib/config.ts';
+import { ENV, environmentChanged } from '#lib/config.ts';
 import type { StageName } from '../stages.ts';
 import { cachedStageTemplate, localTableRefs, readAssemblyStage } from './cloud-assembly.ts';
 import { LocalRestApi } from './gateway/rest-api.ts';
@@ -50,6 +50,7 @@ function applyTemplateEnvironment(definition: RestApiDefinition): void {
       if (typeof value === 'string' && name !== 'NODE_OPTIONS' && process.env[name] === undefined) process.env[name] = value;
     }
   }
+  environmentChanged();
 }
 
 export interface BundleStageOptions {

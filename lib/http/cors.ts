@@ -7,7 +7,7 @@
  */
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { ENV } from '../config.ts';
+import { ENV, onEnvironmentChange } from '../config.ts';
 import { header } from './response.ts';
 import type { ApiResult } from './response.ts';
 
@@ -18,20 +18,19 @@ export const CORS_EXPOSED_HEADERS = 'Location, Link, X-Request-Id, Idempotent-Re
 /** Seconds a browser may cache a preflight. */
 export const CORS_MAX_AGE_SECONDS = 600;
 
-let parsed: { readonly from: string; readonly origins: ReadonlySet<string> } | undefined;
+let parsed: ReadonlySet<string> | undefined;
+onEnvironmentChange(() => {
+  parsed = undefined;
+});
+
 function allowedOrigins(): ReadonlySet<string> {
-  const from = process.env[ENV.allowedOrigins] ?? '';
-  if (parsed?.from !== from)
-    parsed = {
-      from,
-      origins: new Set(
-        from
-          .split(',')
-          .map((o) => o.trim())
-          .filter((o) => o !== ''),
-      ),
-    };
-  return parsed.origins;
+  parsed ??= new Set(
+    (process.env[ENV.allowedOrigins] ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter((o) => o !== ''),
+  );
+  return parsed;
 }
 
 /** The CORS headers of an answer to a request from `origin`; none when CORS is off. */

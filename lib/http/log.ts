@@ -4,6 +4,7 @@
  * API keys, and the request id is enough to correlate with API Gateway's own logs.
  */
 
+import { ENV, onEnvironmentChange } from '../config.ts';
 import { sourceMappedStack } from './source-mapped-stack.ts';
 
 /** The levels, least severe first: the functions' LOG_LEVEL, and the stage setting `logLevel`. */
@@ -23,13 +24,15 @@ export function setLogSink(next: LogSink): LogSink {
   return previous;
 }
 
-let current: { readonly raw: string | undefined; readonly threshold: number } = { raw: undefined, threshold: LEVELS.info };
+let current: number | undefined;
+onEnvironmentChange(() => {
+  current = undefined;
+});
 
-/** LOG_LEVEL's threshold, worked out again only when the variable changes (tests and local mode change it). */
+/** LOG_LEVEL's threshold, read once (config.ts, onEnvironmentChange). */
 function threshold(): number {
-  const raw = process.env.LOG_LEVEL;
-  if (raw !== current.raw) current = { raw, threshold: LEVELS[raw?.toLowerCase() as LogLevel] ?? LEVELS.info };
-  return current.threshold;
+  current ??= LEVELS[process.env[ENV.logLevel]?.toLowerCase() as LogLevel] ?? LEVELS.info;
+  return current;
 }
 
 /** Whether a line of this level is written: lets a caller skip building fields nobody will see. */

@@ -8,7 +8,7 @@ import { generateApiKey } from '#lib/auth/api-keys.ts';
 import { ENV } from '#lib/config.ts';
 import { setLogSink } from '#lib/http/log.ts';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
-import { closedPort, createPet, expectRequestId, origin, postJson, withEnv } from './helpers.ts';
+import { closedPort, createPet, expectRequestId, origin, postJson, setEnv, withEnv } from './helpers.ts';
 
 let api: TestApi;
 let previousSink: ReturnType<typeof setLogSink> | undefined;
@@ -23,7 +23,7 @@ const secrets = new Set<string>();
 
 beforeAll(async () => {
   previousLevel = process.env.LOG_LEVEL;
-  process.env.LOG_LEVEL = 'info';
+  setEnv({ LOG_LEVEL: 'info' });
   previousSink = setLogSink((line) => lines.push(line));
   api = await startTestApi();
   secrets.add(api.apiKey);
@@ -98,8 +98,7 @@ afterAll(async () => {
     await api?.close();
   } finally {
     if (previousSink) setLogSink(previousSink);
-    if (previousLevel === undefined) delete process.env.LOG_LEVEL;
-    else process.env.LOG_LEVEL = previousLevel;
+    setEnv({ LOG_LEVEL: previousLevel });
   }
 });
 

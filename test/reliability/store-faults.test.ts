@@ -11,6 +11,7 @@ import { createDocumentClient, STORE_TIMEOUTS } from '#lib/store/dynamodb-client
 import { lambdaContext, proxyEvent } from '../bench/scenarios.ts';
 import { type FaultProxy, SLOW_ANSWER_MS, startFaultProxy } from '../support/fault-proxy.ts';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
+import { setEnv } from '../api/helpers.ts';
 
 let api: TestApi;
 let proxy: FaultProxy;
@@ -47,7 +48,7 @@ beforeAll(async () => {
   api = await startTestApi();
   // Point the handlers at the proxy in front of the real store; tables and key are already there.
   proxy = await startFaultProxy(api.stack.dynamodbEndpoint);
-  process.env[ENV.dynamodbEndpoint] = proxy.endpoint;
+  setEnv({ [ENV.dynamodbEndpoint]: proxy.endpoint });
 });
 
 beforeEach(() => {
@@ -304,7 +305,7 @@ describe('store faults', () => {
 describe('an unreachable store', () => {
   it('gives every operation a 503 Error within 3 s once the store goes away, the key already verified', async () => {
     const doomed = await startFaultProxy(api.stack.dynamodbEndpoint);
-    process.env[ENV.dynamodbEndpoint] = doomed.endpoint;
+    setEnv({ [ENV.dynamodbEndpoint]: doomed.endpoint });
     try {
       expect((await call('GET', '/pets', undefined)).status).toBe(200);
       await doomed.close();
@@ -314,7 +315,7 @@ describe('an unreachable store', () => {
         expect(performance.now() - started).toBeLessThan(3_000);
       }
     } finally {
-      process.env[ENV.dynamodbEndpoint] = proxy.endpoint;
+      setEnv({ [ENV.dynamodbEndpoint]: proxy.endpoint });
     }
   });
 
@@ -333,7 +334,7 @@ describe('an unreachable store', () => {
       }
     } finally {
       await closed.close();
-      process.env[ENV.dynamodbEndpoint] = proxy.endpoint;
+      setEnv({ [ENV.dynamodbEndpoint]: proxy.endpoint });
     }
   });
 });
@@ -378,6 +379,6 @@ async function startLocalApiOnClosedPort() {
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const { port } = probe.address() as { port: number };
   await new Promise<void>((resolve) => probe.close(() => resolve()));
-  process.env[ENV.dynamodbEndpoint] = `http://127.0.0.1:${port}`;
+  setEnv({ [ENV.dynamodbEndpoint]: `http://127.0.0.1:${port}` });
   return startLocalApi({ api: (await sourceStageApi()).api, port: 0 });
 }
