@@ -33,15 +33,15 @@ export interface GatewayRequest {
 /** The REST API (v1) proxy event API Gateway would send for this request. */
 export function toProxyEvent(parts: GatewayRequest): APIGatewayProxyEvent {
   // rawHeaders keeps the client's casing and every repetition, as API Gateway passes them on.
-  const headerPairs: [string, string][] = [];
+  const headers: Record<string, string> = {};
+  const multiValueHeaders: Record<string, string[]> = {};
   for (let i = 0; i < parts.rawHeaders.length; i += 2) {
     const name = parts.rawHeaders[i] as string;
     // The gateway says which scheme the client used; whatever a client sent there is dropped.
-    if (name.toLowerCase() !== 'x-forwarded-proto') headerPairs.push([name, parts.rawHeaders[i + 1] as string]);
+    if (name.toLowerCase() !== 'x-forwarded-proto') add(headers, multiValueHeaders, name, parts.rawHeaders[i + 1] as string);
   }
-  headerPairs.push(['X-Forwarded-Proto', 'http']);
-  const { single: headers, multi: multiValueHeaders } = collect(headerPairs);
-  const { single: query, multi: multiQuery } = parts.search === '' ? NO_VALUES : collect([...new URLSearchParams(parts.search)]);
+  add(headers, multiValueHeaders, 'X-Forwarded-Proto', 'http');
+  const { single: query, multi: multiQuery } = parts.search === '' ? NO_VALUES : collect(new URLSearchParams(parts.search));
   const hasQuery = Object.keys(query).length > 0;
 
   // Text bodies pass as they are; bytes that are not UTF-8 are passed base64-encoded, flagged.
@@ -101,21 +101,27 @@ export function toProxyEvent(parts: GatewayRequest): APIGatewayProxyEvent {
 const NO_VALUES: { single: Record<string, string>; multi: Record<string, string[]> } = { single: {}, multi: {} };
 
 /**
- * Name → last value and name → all values, as API Gateway builds them. Plain objects with own
- * properties only (Object.fromEntries), so a name like `__proto__` stays data, as in the JSON event
- * Lambda receives.
+ * Name → last value and name → all values, as API Gateway builds them, into plain objects one
+ * pair at a time (a request's hot path: no Map, no intermediate arrays). Own data properties only,
+ * so a name like `__proto__` stays data, as in the JSON event Lambda receives.
  */
-function collect(pairs: [string, string][]): { single: Record<string, string>; multi: Record<string, string[]> } {
-  const all = new Map<string, string[]>();
-  for (const [name, value] of pairs) {
-    const values = all.get(name);
-    if (values) values.push(value);
-    else all.set(name, [value]);
-  }
-  return {
-    single: Object.fromEntries([...all].map(([name, values]) => [name, values.at(-1) as string])),
-    multi: Object.fromEntries(all),
-  };
+function add(single: Record<string, string>, multi: Record<string, string[]>, name: string, value: string): void {
+  const values = Object.hasOwn(multi, name) ? multi[name] : undefined;
+  if (values) values.push(value);
+  else setOwn(multi, name, [value]);
+  setOwn(single, name, value);
+}
+
+function setOwn<T>(target: Record<string, T>, name: string, value: T): void {
+  if (name === '__proto__') Object.defineProperty(target, name, { value, writable: true, enumerable: true, configurable: true });
+  else target[name] = value;
+}
+
+function collect(pairs: Iterable<[string, string]>): { single: Record<string, string>; multi: Record<string, string[]> } {
+  const single: Record<string, string> = {};
+  const multi: Record<string, string[]> = {};
+  for (const [name, value] of pairs) add(single, multi, name, value);
+  return { single, multi };
 }
 
 // ignoreBOM keeps a byte order mark in the text, as API Gateway passes the body on untouched.

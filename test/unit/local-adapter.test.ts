@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MEMORY_MB, TIMEOUT_SECONDS } from '../../infra/function-limits.ts';
 import { lambdaContext, toProxyEvent } from '../../infra/local/lambda-event.ts';
 
-const eventFor = (rawHeaders: string[], body: Buffer) =>
+const eventFor = (rawHeaders: string[], body: Buffer, search = '') =>
   toProxyEvent({
     requestId: 'r-1',
     domainName: '127.0.0.1:3000',
@@ -12,7 +12,7 @@ const eventFor = (rawHeaders: string[], body: Buffer) =>
     httpVersion: '1.1',
     method: 'POST',
     path: '/v1/pets',
-    search: '',
+    search,
     body,
     resource: '/v1/pets',
     pathParameters: null,
@@ -46,6 +46,22 @@ describe('toProxyEvent', () => {
     expect(event.requestContext.domainName).toBe('127.0.0.1:3000');
     expect(event.multiValueHeaders['X-Forwarded-Proto']).toEqual(['http']);
     expect(Object.keys(event.headers).filter((name) => name.toLowerCase() === 'x-forwarded-proto')).toEqual(['X-Forwarded-Proto']);
+  });
+
+  it('keeps header and query names such as __proto__ as plain data, as in the JSON event Lambda parses', () => {
+    const event = eventFor(['__proto__', 'h1', '__proto__', 'h2'], Buffer.alloc(0), '__proto__=q1&constructor=c&__proto__=q2&limit=5');
+    // What Lambda's runtime hands the handler: the event as JSON, parsed.
+    const parsed = JSON.parse(JSON.stringify(event)) as typeof event;
+    for (const e of [event, parsed]) {
+      expect(Object.getPrototypeOf(e.headers)).toBe(Object.prototype);
+      expect(Object.hasOwn(e.headers, '__proto__')).toBe(true);
+      expect(Object.getOwnPropertyDescriptor(e.headers, '__proto__')?.value).toBe('h2');
+      expect(Object.getOwnPropertyDescriptor(e.multiValueHeaders, '__proto__')?.value).toEqual(['h1', 'h2']);
+      expect(Object.getOwnPropertyDescriptor(e.queryStringParameters, '__proto__')?.value).toBe('q2');
+      expect(Object.getOwnPropertyDescriptor(e.multiValueQueryStringParameters, '__proto__')?.value).toEqual(['q1', 'q2']);
+      expect(e.queryStringParameters).toMatchObject({ constructor: 'c', limit: '5' });
+    }
+    expect(JSON.stringify(event.headers)).toBe(JSON.stringify(parsed.headers));
   });
 });
 

@@ -297,6 +297,15 @@ function selectTemplate(templates: Readonly<Record<string, string>>, accept: str
   return [chosen, chosen === undefined ? undefined : templates[chosen]];
 }
 
+const PROXY_RESULT_FIELDS: ReadonlySet<string> = new Set([
+  'statusCode',
+  'headers',
+  'multiValueHeaders',
+  'body',
+  'isBase64Encoded',
+  'cookies',
+]);
+
 /**
  * A Lambda proxy result as API Gateway accepts it (statusCode, headers, multiValueHeaders, body,
  * isBase64Encoded, nothing else); undefined for anything else: the gateway's 502.
@@ -304,8 +313,7 @@ function selectTemplate(templates: Readonly<Record<string, string>>, accept: str
 function proxyResult(value: unknown): APIGatewayProxyResult | undefined {
   if (value === null || typeof value !== 'object') return undefined;
   const result = value as Record<string, unknown>;
-  const allowed = new Set(['statusCode', 'headers', 'multiValueHeaders', 'body', 'isBase64Encoded', 'cookies']);
-  if (Object.keys(result).some((key) => !allowed.has(key))) return undefined;
+  for (const key in result) if (Object.hasOwn(result, key) && !PROXY_RESULT_FIELDS.has(key)) return undefined;
   const statusCode = Number(result.statusCode);
   if (!Number.isInteger(statusCode) || statusCode < 100 || statusCode > 599) return undefined;
   if (result.body !== undefined && result.body !== null && typeof result.body !== 'string') return undefined;
