@@ -15,10 +15,15 @@ export function onEnvironmentChange(forget: () => void): void {
 }
 
 /**
- * Local mode and tests change the environment in one process (another store, another table, another
- * log level): they call this after every change, and the next request reads the variables anew.
+ * How local mode and the tests change the environment in one process (another store, another
+ * table, another log level): sets each variable (undefined removes it), and the next request reads
+ * the variables anew. Assigning process.env directly would go unseen.
  */
-export function environmentChanged(): void {
+export function setEnvironment(vars: Readonly<Record<string, string | undefined>>): void {
+  for (const [name, value] of Object.entries(vars)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
   for (const forget of forgetters) forget();
 }
 

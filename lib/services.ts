@@ -1,7 +1,7 @@
 /**
  * The handlers' dependencies, built once per process from the environment (config.ts) and reused
- * across invocations. Rebuilt only after environmentChanged(), which local mode and tests call when
- * they point the process at another store or table, and which never happens on Lambda.
+ * across invocations. Rebuilt only after setEnvironment() (config.ts), through which local mode and
+ * tests point the process at another store or table, and which never happens on Lambda.
  */
 import { KeyVerifier } from './auth/key-verifier.ts';
 import { type Config, ENV, onEnvironmentChange, readConfig } from './config.ts';

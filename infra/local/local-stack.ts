@@ -8,7 +8,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { generateApiKey, hashApiKey, isWellFormedApiKey, newApiKeyRecord } from '#lib/auth/api-keys.ts';
-import { ENV, environmentChanged } from '#lib/config.ts';
+import { ENV, setEnvironment } from '#lib/config.ts';
 import { createDocumentClient } from '#lib/store/dynamodb-client.ts';
 import { DynamoDbApiKeyStore } from '#lib/store/dynamodb-api-key-store.ts';
 import { apiKeysTable, idempotencyTable, petsTable } from '#lib/store/tables.ts';
@@ -119,11 +119,12 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   let stageApi: StageApi | undefined;
   try {
     // The handlers read their configuration from the environment, as on Lambda.
-    process.env[ENV.dynamodbEndpoint] = endpoint;
-    process.env[ENV.petsTable] = tableNames.pets;
-    process.env[ENV.apiKeysTable] = tableNames.apiKeys;
-    process.env[ENV.idempotencyTable] = tableNames.idempotency;
-    environmentChanged();
+    setEnvironment({
+      [ENV.dynamodbEndpoint]: endpoint,
+      [ENV.petsTable]: tableNames.pets,
+      [ENV.apiKeysTable]: tableNames.apiKeys,
+      [ENV.idempotencyTable]: tableNames.idempotency,
+    });
 
     const issuedApiKey = await provisionKey(endpoint, tableNames.apiKeys, options.apiKey);
     stageApi = options.cloudAssembly

@@ -2,7 +2,7 @@
  * A stage's REST API ready to serve, in one of local mode's two modes: the same template-driven
  * gateway either way; only the code that answers an AWS_PROXY integration differs.
  */
-import { ENV, environmentChanged } from '#lib/config.ts';
+import { ENV, setEnvironment } from '#lib/config.ts';
 import type { StageName } from '../stages.ts';
 import { cachedStageTemplate, localTableRefs, readAssemblyStage } from './cloud-assembly.ts';
 import { LocalRestApi } from './gateway/rest-api.ts';
@@ -45,12 +45,13 @@ export async function sourceStageApi(options: SourceStageOptions = {}): Promise<
  * Table references are local-stack.ts's; NODE_OPTIONS means nothing to code already running.
  */
 function applyTemplateEnvironment(definition: RestApiDefinition): void {
+  const unset: Record<string, string> = {};
   for (const fn of definition.functions.values()) {
     for (const [name, value] of Object.entries(fn.environment)) {
-      if (typeof value === 'string' && name !== 'NODE_OPTIONS' && process.env[name] === undefined) process.env[name] = value;
+      if (typeof value === 'string' && name !== 'NODE_OPTIONS' && process.env[name] === undefined) unset[name] ??= value;
     }
   }
-  environmentChanged();
+  setEnvironment(unset);
 }
 
 export interface BundleStageOptions {

@@ -8,7 +8,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import type { TestApi } from '../support/local-api.ts';
 import { PET_STATUSES, type Pet, type PetStatus as Status } from '#lib/domain/pet.ts';
-import { environmentChanged } from '#lib/config.ts';
+import { setEnvironment } from '#lib/config.ts';
 import type { ErrorBody } from '#lib/http/errors.ts';
 
 export { PET_STATUSES, type Pet, type Status };
@@ -154,25 +154,16 @@ export const origin = (api: TestApi): string => new URL(api.url).origin;
 
 /**
  * Sets environment variables for the duration of `run`, then restores them exactly; the handlers
- * read them again each time (environmentChanged, as local mode does).
+ * read them again each time (setEnvironment, as local mode does).
  */
 export async function withEnv<T>(vars: Record<string, string>, run: () => Promise<T>): Promise<T> {
   const saved = Object.fromEntries(Object.keys(vars).map((name) => [name, process.env[name]]));
-  setEnv(vars);
+  setEnvironment(vars);
   try {
     return await run();
   } finally {
-    setEnv(saved);
+    setEnvironment(saved);
   }
-}
-
-/** Sets (or, for undefined, removes) environment variables, and tells the handlers to read them again. */
-export function setEnv(vars: Record<string, string | undefined>): void {
-  for (const [name, value] of Object.entries(vars)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  environmentChanged();
 }
 
 /** A loopback port on which nothing listens (bound by the OS, then released). */

@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '#lib/auth/api-keys.ts';
-import { ENV } from '#lib/config.ts';
+import { ENV, setEnvironment } from '#lib/config.ts';
 import { setLogSink } from '#lib/http/log.ts';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
-import { closedPort, createPet, expectRequestId, origin, postJson, setEnv, withEnv } from './helpers.ts';
+import { closedPort, createPet, expectRequestId, origin, postJson, withEnv } from './helpers.ts';
 
 let api: TestApi;
 let previousSink: ReturnType<typeof setLogSink> | undefined;
@@ -23,7 +23,7 @@ const secrets = new Set<string>();
 
 beforeAll(async () => {
   previousLevel = process.env.LOG_LEVEL;
-  setEnv({ LOG_LEVEL: 'info' });
+  setEnvironment({ LOG_LEVEL: 'info' });
   previousSink = setLogSink((line) => lines.push(line));
   api = await startTestApi();
   secrets.add(api.apiKey);
@@ -98,7 +98,7 @@ afterAll(async () => {
     await api?.close();
   } finally {
     if (previousSink) setLogSink(previousSink);
-    setEnv({ LOG_LEVEL: previousLevel });
+    setEnvironment({ LOG_LEVEL: previousLevel });
   }
 });
 

@@ -7,11 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '#lib/auth/api-keys.ts';
-import { ENV } from '#lib/config.ts';
+import { ENV, setEnvironment } from '#lib/config.ts';
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS } from '#lib/http/cors.ts';
 import { synthesizeStageTemplate } from '../../infra/local/cloud-assembly.ts';
 import { type LocalStack, startLocalStack } from '../../infra/local/local-stack.ts';
-import { setEnv } from '../api/helpers.ts';
 
 const ALLOWED = ['https://app.example.com', 'http://localhost:5173'];
 const OTHER = 'https://evil.example';
@@ -22,14 +21,14 @@ let previousOrigins: string | undefined;
 
 beforeAll(async () => {
   previousOrigins = process.env[ENV.allowedOrigins];
-  setEnv({ [ENV.allowedOrigins]: undefined });
+  setEnvironment({ [ENV.allowedOrigins]: undefined });
   const template = await synthesizeStageTemplate('staging', { 'staging.allowedOrigins': ALLOWED.join(',') });
   stack = await startLocalStack({ port: 0, dataDir: ':memory:', apiKey, template });
 });
 
 afterAll(async () => {
   await stack?.close();
-  setEnv({ [ENV.allowedOrigins]: previousOrigins });
+  setEnvironment({ [ENV.allowedOrigins]: previousOrigins });
 });
 
 const call = (path: string, init: RequestInit & { origin?: string } = {}) => {

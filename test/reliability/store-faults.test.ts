@@ -6,12 +6,11 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { startLocalApi } from '../../infra/local/api-server.ts';
 import { sourceStageApi } from '../../infra/local/stage-api.ts';
-import { ENV } from '#lib/config.ts';
+import { ENV, setEnvironment } from '#lib/config.ts';
 import { createDocumentClient, STORE_TIMEOUTS } from '#lib/store/dynamodb-client.ts';
 import { lambdaContext, proxyEvent } from '../bench/scenarios.ts';
 import { type FaultProxy, SLOW_ANSWER_MS, startFaultProxy } from '../support/fault-proxy.ts';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
-import { setEnv } from '../api/helpers.ts';
 
 let api: TestApi;
 let proxy: FaultProxy;
@@ -48,7 +47,7 @@ beforeAll(async () => {
   api = await startTestApi();
   // Point the handlers at the proxy in front of the real store; tables and key are already there.
   proxy = await startFaultProxy(api.stack.dynamodbEndpoint);
-  setEnv({ [ENV.dynamodbEndpoint]: proxy.endpoint });
+  setEnvironment({ [ENV.dynamodbEndpoint]: proxy.endpoint });
 });
 
 beforeEach(() => {
@@ -305,7 +304,7 @@ describe('store faults', () => {
 describe('an unreachable store', () => {
   it('gives every operation a 503 Error within 3 s once the store goes away, the key already verified', async () => {
     const doomed = await startFaultProxy(api.stack.dynamodbEndpoint);
-    setEnv({ [ENV.dynamodbEndpoint]: doomed.endpoint });
+    setEnvironment({ [ENV.dynamodbEndpoint]: doomed.endpoint });
     try {
       expect((await call('GET', '/pets', undefined)).status).toBe(200);
       await doomed.close();
@@ -315,7 +314,7 @@ describe('an unreachable store', () => {
         expect(performance.now() - started).toBeLessThan(3_000);
       }
     } finally {
-      setEnv({ [ENV.dynamodbEndpoint]: proxy.endpoint });
+      setEnvironment({ [ENV.dynamodbEndpoint]: proxy.endpoint });
     }
   });
 
@@ -334,7 +333,7 @@ describe('an unreachable store', () => {
       }
     } finally {
       await closed.close();
-      setEnv({ [ENV.dynamodbEndpoint]: proxy.endpoint });
+      setEnvironment({ [ENV.dynamodbEndpoint]: proxy.endpoint });
     }
   });
 });
@@ -379,6 +378,6 @@ async function startLocalApiOnClosedPort() {
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const { port } = probe.address() as { port: number };
   await new Promise<void>((resolve) => probe.close(() => resolve()));
-  setEnv({ [ENV.dynamodbEndpoint]: `http://127.0.0.1:${port}` });
+  setEnvironment({ [ENV.dynamodbEndpoint]: `http://127.0.0.1:${port}` });
   return startLocalApi({ api: (await sourceStageApi()).api, port: 0 });
 }

@@ -1,21 +1,20 @@
 /**
  * The configuration is read from the environment once per instance (as Lambda fixes it), and again
- * only after environmentChanged(), which local mode and the tests call when they change it.
+ * only after setEnvironment(), through which local mode and the tests change it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ENV } from '#lib/config.ts';
+import { ENV, setEnvironment } from '#lib/config.ts';
 import { corsHeaders } from '#lib/http/cors.ts';
 import { isLogged } from '#lib/http/log.ts';
 import { services } from '#lib/services.ts';
-import { setEnv } from '../api/helpers.ts';
 
 const NAMES = [ENV.petsTable, ENV.apiKeysTable, ENV.dynamodbEndpoint, ENV.logLevel, ENV.allowedOrigins] as const;
 const saved = Object.fromEntries(NAMES.map((name) => [name, process.env[name]]));
-afterEach(() => setEnv(saved));
+afterEach(() => setEnvironment(saved));
 
 describe('what is read from the environment', () => {
-  it('keeps the services, CORS origins and log level until environmentChanged(), then reads them anew', () => {
-    setEnv({
+  it('keeps the services, CORS origins and log level until setEnvironment(), then reads them anew', () => {
+    setEnvironment({
       [ENV.petsTable]: 'PetsA',
       [ENV.apiKeysTable]: 'KeysA',
       [ENV.dynamodbEndpoint]: 'http://127.0.0.1:1',
@@ -35,7 +34,7 @@ describe('what is read from the environment', () => {
     expect(isLogged('info')).toBe(false);
     expect(corsHeaders('https://b.example')).toEqual({ Vary: 'Origin' });
 
-    setEnv({});
+    setEnvironment({});
     const second = services();
     expect(second).not.toBe(first);
     expect(second.config.petsTable).toBe('PetsB');
@@ -45,7 +44,7 @@ describe('what is read from the environment', () => {
   });
 
   it('tries again on the next call when the tables are not named yet, instead of keeping a failure', () => {
-    setEnv({ [ENV.petsTable]: undefined });
+    setEnvironment({ [ENV.petsTable]: undefined });
     expect(() => services()).toThrow(`Missing environment variable ${ENV.petsTable}`);
     process.env[ENV.petsTable] = 'PetsC';
     process.env[ENV.apiKeysTable] = 'KeysC';
