@@ -1,17 +1,17 @@
 /**
  * Where local mode gets the stage it serves: the template the CDK app synthesizes for it.
  *
- * - Source mode (`npm start`): the stage's stack synthesized in this process, without bundling
+ * - Source mode (`npm start`): the stage's stack synthesized in a worker thread, without bundling
  *   and without the CDK's CloudFormation validation (about a second); the handler sources answer.
  * - Bundle mode (`npm run start:synth`): a cloud assembly as `cdk synth` writes it (template,
  *   asset manifest and the esbuild bundles); each function runs from its asset folder.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import { allTables } from '#lib/store/tables.ts';
 import { type StageName, stackName, tableNameOutputId } from '../stages.ts';
 import type { CfnTemplate, RestApiDefinition } from './gateway/template.ts';
@@ -24,31 +24,28 @@ export function cdkJsonContext(): Record<string, unknown> {
   return cdkJson.context ?? {};
 }
 
+const SYNTH_WORKER = path.join(import.meta.dirname, 'synth-stage-worker.ts');
+
 /**
- * The stage's template, synthesized in this process with cdk.json's context (and `context`, as
- * `-c` would give it) and no bundling.
+ * The stage's template, synthesized with cdk.json's context (and `context`, as `-c` would give it)
+ * and no bundling, in a worker thread: loaded, aws-cdk-lib and the app hold about 30 MB of heap,
+ * which would otherwise stay for the life of the process that serves (source mode's, after each
+ * change to infra/ or lib/, when the template cache misses).
  */
-export async function synthesizeStageTemplate(stage: StageName, context: Record<string, unknown> = {}): Promise<CfnTemplate> {
-  // Imported here: source mode pays for aws-cdk-lib only when it starts, never the handlers.
-  const [{ App }, { PetStoreStack }, { readStageSettings }] = await Promise.all([
-    import('aws-cdk-lib'),
-    import('../stack.ts'),
-    import('../stages.ts'),
-  ]);
-  const outdir = mkdtempSync(path.join(tmpdir(), 'petstore-local-synth-'));
-  try {
-    const app = new App({
-      outdir,
-      // Validation is `cdk synth`'s job (npm run lint:cfn, the infra tests); this only reads.
-      builtinCloudFormationValidation: false,
-      context: { ...cdkJsonContext(), ...context, 'aws:cdk:bundling-stacks': [] },
+export function synthesizeStageTemplate(stage: StageName, context: Record<string, unknown> = {}): Promise<CfnTemplate> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(SYNTH_WORKER, { workerData: { stage, context } });
+    let template: CfnTemplate | undefined;
+    worker.once('message', (posted: CfnTemplate) => {
+      template = posted;
     });
-    const settings = readStageSettings(stage, (key) => app.node.tryGetContext(key));
-    new PetStoreStack(app, stackName(stage), { settings });
-    return app.synth().getStackByName(stackName(stage)).template as CfnTemplate;
-  } finally {
-    rmSync(outdir, { recursive: true, force: true });
-  }
+    // The synthesis's own error (a bad stage setting, say), as thrown there.
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (template) resolve(template);
+      else reject(new Error(`synthesizing stage "${stage}" failed: its worker exited with code ${code} and no template`));
+    });
+  });
 }
 
 /** Where `cachedStageTemplate` keeps templates, by a hash of everything that shapes them. */

@@ -27,7 +27,7 @@ export interface SourceStageOptions {
   readonly throttling?: boolean;
 }
 
-/** Source mode: the stage synthesized in process; the handler sources answer, in this process. */
+/** Source mode: the stage synthesized (in a worker thread, or from the cache); the handler sources answer, in this process. */
 export async function sourceStageApi(options: SourceStageOptions = {}): Promise<StageApi> {
   const definition = readRestApi(options.template ?? (await cachedStageTemplate(options.stage ?? 'staging')));
   applyTemplateEnvironment(definition);

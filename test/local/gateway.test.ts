@@ -4,8 +4,12 @@
  * rendered by Velocity, method throttling, and what it makes of a function's failure.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readdirSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { cachedStageTemplate, REPO_ROOT, synthesizeStageTemplate } from '../../infra/local/cloud-assembly.ts';
 import { type FunctionInvoker, LocalRestApi, preferredCoding, type RequestHead } from '../../infra/local/gateway/rest-api.ts';
 import { matchPath, methodFor } from '../../infra/local/gateway/router.ts';
@@ -253,6 +257,34 @@ describe('the template cache of npm start', () => {
     const files = readdirSync(path.join(REPO_ROOT, 'node_modules/.cache/petstore-templates')).filter((f) => f.startsWith('staging-'));
     expect(files.some((f) => /^staging-[0-9a-f]{16}\.json$/.test(f))).toBe(true);
     expect(await cachedStageTemplate('staging')).toEqual(cached);
+  });
+
+  it('synthesizes in a worker thread: the process that goes on to serve never loads aws-cdk-lib', async () => {
+    // A fresh process, as npm start is: this test's own process has aws-cdk-lib loaded by other suites.
+    const dir = mkdtempSync(path.join(tmpdir(), 'petstore-synth-test-'));
+    const script = path.join(dir, 'serve.mjs');
+    writeFileSync(
+      script,
+      [
+        "import { createRequire } from 'node:module';",
+        `const { synthesizeStageTemplate } = await import(${JSON.stringify(pathToFileURL(path.join(REPO_ROOT, 'infra/local/cloud-assembly.ts')).href)});`,
+        "const template = await synthesizeStageTemplate('staging');",
+        "const loaded = Object.keys(createRequire(import.meta.url).cache).filter((file) => file.includes('/aws-cdk-lib/'));",
+        'console.log(JSON.stringify({ resources: Object.keys(template.Resources).length, loaded: loaded.length }));',
+      ].join('\n'),
+    );
+    const { stdout } = await promisify(execFile)(process.execPath, [script], { cwd: REPO_ROOT }).finally(() =>
+      rmSync(dir, { recursive: true, force: true }),
+    );
+    const { resources, loaded } = JSON.parse(stdout) as { resources: number; loaded: number };
+    expect(resources).toBeGreaterThan(50);
+    expect(loaded).toBe(0);
+  });
+
+  it("rejects with the synthesis's own error, such as a bad stage setting", async () => {
+    await expect(synthesizeStageTemplate('staging', { 'staging.logLevel': 'loud' })).rejects.toThrow(
+      'stage "staging" setting "logLevel" must be one of debug, info, warn, error, got "loud".',
+    );
   });
 });
 
