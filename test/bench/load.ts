@@ -17,6 +17,8 @@ export interface LoadSettings {
 export interface LoadResult {
   /** Mean requests per second over the run's one-second samples. */
   readonly rps: number;
+  /** Each round's `rps`, in order (one entry for a single measurement). */
+  readonly roundsRps: readonly number[];
   readonly p50Ms: number;
   readonly p99Ms: number;
   readonly requests: number;
@@ -38,6 +40,7 @@ export function mergeLoads(rounds: readonly LoadResult[]): LoadResult {
   const weighted = (key: 'serverCpuMs' | 'storeCpuMs') => rounds.reduce((sum, r) => sum + r[key] * r.requests, 0) / Math.max(requests, 1);
   return {
     rps: rounds.reduce((sum, r) => sum + r.rps, 0) / rounds.length,
+    roundsRps: rounds.flatMap((r) => r.roundsRps),
     p50Ms: latencies.percentile(50),
     p99Ms: latencies.percentile(99),
     requests,
@@ -92,6 +95,7 @@ export async function measureLoad(
   const requests = result.requests.total;
   return {
     rps: result.requests.average,
+    roundsRps: [result.requests.average],
     p50Ms: latencies.percentile(50),
     p99Ms: latencies.percentile(99),
     requests,

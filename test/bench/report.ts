@@ -218,6 +218,7 @@ export function render(run: BenchRun): string {
     `**${fixed(r.api.rps / r.baseline.rps, 2)}×**`,
     `${fixed(r.adapter.rps / r.baseline.rps, 2)}×`,
     `${fixed(r.api.rps / r.adapter.rps, 2)}×`,
+    r.api.roundsRps.map((rps, i) => fixed(rps / (r.baseline.roundsRps[i] ?? Number.NaN), 2)).join(' / '),
   ]);
   const triple = (r: ThroughputRow, f: (l: LoadResult) => number, digits: number) =>
     [r.api, r.adapter, r.baseline].map((l) => fixed(f(l), digits)).join(' / ');
@@ -358,9 +359,11 @@ tables and data (1,000 seeded pets; creates add more and run last):
 
 The target is local API ÷ baseline. The two other ratios split the gap: adapter ÷ baseline is the
 local adapter, which API Gateway replaces on AWS; API ÷ adapter is the handler chain Lambda runs.
-The ${m.cores} cores are shared by autocannon, the server and the store.
+The ${m.cores} cores are shared by autocannon, the server and the store. "By round" is API ÷ baseline
+for each round's pair of measurements, a few seconds apart: how far this machine's drift moves one
+measurement of the same code (the verdict is on the ratio of the means).
 
-${markdownTable(['scenario', 'local API req/s', 'adapter + bare req/s', 'baseline req/s', 'API ÷ baseline', 'adapter ÷ baseline', 'API ÷ adapter'], throughputRows)}
+${markdownTable(['scenario', 'local API req/s', 'adapter + bare req/s', 'baseline req/s', 'API ÷ baseline', 'adapter ÷ baseline', 'API ÷ adapter', 'API ÷ baseline by round'], throughputRows)}
 
 Latency and CPU, as local API / adapter + bare handlers / baseline. CPU ms/req is the server
 process's user + system CPU time during the measurement divided by its responses; the last columns
