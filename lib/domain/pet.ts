@@ -29,13 +29,16 @@ const positiveSafeInteger = (what: string) =>
  * the set `trim()` removes, so "has a non-`\s` character" is "non-empty after trimming"
  * (`minLength: 1` is implied, and stated for generators that do not run patterns).
  */
-export const PetName = z
-  .string({ error: 'must be a string' })
-  .check(
-    z.regex(/\S/, { error: 'must not be empty or only white space' }),
-    z.meta({ minLength: 1 }),
-    z.maxLength(MAX_NAME_LENGTH, { error: `must be at most ${MAX_NAME_LENGTH} characters long` }),
-  );
+export const PetName = z.string({ error: 'must be a string' }).check(
+  z.regex(/\S/, { error: 'must not be empty or only white space' }),
+  z.meta({ minLength: 1 }),
+  z.maxLength(MAX_NAME_LENGTH, { error: `must be at most ${MAX_NAME_LENGTH} characters long` }),
+  // JSON lets "\ud800" through, but it is no character: UTF-8 cannot encode it, and strict JSON
+  // parsers (Rust's serde_json, for one) would refuse every list page that returned it.
+  z.refine((name) => name.isWellFormed(), {
+    error: 'must be Unicode text: it contains a lone surrogate (a \\uD800–\\uDFFF escape without its pair)',
+  }),
+);
 
 export const PetId = positiveSafeInteger('a pet id');
 

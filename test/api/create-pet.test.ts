@@ -115,6 +115,19 @@ describe('createPet: name', () => {
   it('refuses a missing name with 400 naming the field', async () => {
     await expectError(await postJson(api, { categoryId: 1 }), 400, 'validation_failed', ['name']);
   });
+
+  it.each([
+    ['a lone high surrogate', '{"name":"Rex \\ud800","categoryId":1}'],
+    ['a lone low surrogate', '{"name":"\\udc36 Rex","categoryId":1}'],
+    ['a pair in the wrong order', '{"name":"\\udc36\\ud83d","categoryId":1}'],
+  ])('refuses a name with %s, which JSON escapes allow but is no character, with 400 naming the field', async (_, body) => {
+    await expectError(await postRaw(body, { 'content-type': 'application/json' }), 400, 'validation_failed', ['name', 'lone surrogate']);
+  });
+
+  it('accepts a character written as an escaped surrogate pair, and returns the character', async () => {
+    const res = await postRaw('{"name":"\\ud83d\\udc36 Rex","categoryId":1}', { 'content-type': 'application/json' });
+    expect((await expectJson<Pet>(res, 201)).name).toBe('🐶 Rex');
+  });
 });
 
 describe('createPet: categoryId', () => {
