@@ -14,7 +14,7 @@ import { HttpError } from '#lib/http/errors.ts';
 import { MAX_BODY_BYTES } from '#lib/http/json-body.ts';
 import { errorResult } from '#lib/http/response.ts';
 import { API_BASE_PATH } from '#lib/routes.ts';
-import { COMMON_ERROR_HEADERS } from '../constructs/gateway-errors.ts';
+import { COMMON_ERROR_HEADERS } from '../cdk/constructs/gateway-responses.ts';
 import { headerOf, type LocalRestApi, type RequestHead } from './gateway/rest-api.ts';
 
 /**

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { allTables } from '#lib/store/tables.ts';
-import { type StageName, stackName, tableNameOutputId } from '../stages.ts';
+import { type StageName, stackName, tableNameOutputId } from '../cdk/stages.ts';
 import type { CfnTemplate, RestApiDefinition } from './gateway/template.ts';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');

@@ -12,12 +12,12 @@ import { ENV, setEnvironment } from '#lib/config.ts';
 import { createDocumentClient } from '#lib/store/dynamodb-client.ts';
 import { DynamoDbApiKeyStore } from '#lib/store/dynamodb-api-key-store.ts';
 import { apiKeysTable, idempotencyTable, petsTable } from '#lib/store/tables.ts';
-import type { StageName } from '../stages.ts';
+import type { StageName } from '../cdk/stages.ts';
 import type { CfnTemplate } from './gateway/template.ts';
 import { startLocalApi } from './api-server.ts';
 import { type EmbeddedDynamoDb, startEmbeddedDynamoDb } from './embedded-dynamodb.ts';
 import { bundleStageApi, type ProxyHandler, sourceStageApi, type StageApi } from './stage-api.ts';
-import { ensureTables, localTableNames } from './tables.ts';
+import { ensureTables, localTableNames } from './create-tables.ts';
 
 export const IN_MEMORY = ':memory:';
 export const DEFAULT_DATA_DIR = '.data';

@@ -3,7 +3,7 @@
  * gateway either way; only the code that answers an AWS_PROXY integration differs.
  */
 import { ENV, setEnvironment } from '#lib/config.ts';
-import type { StageName } from '../stages.ts';
+import type { StageName } from '../cdk/stages.ts';
 import { cachedStageTemplate, localTableRefs, readAssemblyStage } from './cloud-assembly.ts';
 import { LocalRestApi } from './gateway/rest-api.ts';
 import { type CfnTemplate, type RestApiDefinition, readRestApi } from './gateway/template.ts';
@@ -60,7 +60,7 @@ export interface BundleStageOptions {
   readonly stage?: StageName;
   /** The local store the functions use. */
   readonly dynamodbEndpoint: string;
-  /** Local physical table names by table logical name (infra/local/tables.ts). */
+  /** Local physical table names by table logical name (infra/local/create-tables.ts). */
   readonly tableNames: Readonly<Record<string, string>>;
   /** Apply the stage's throttling; on by default, as deployed. */
   readonly throttling?: boolean;

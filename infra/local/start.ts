@@ -13,7 +13,7 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { isStageName } from '../stages.ts';
+import { isStageName } from '../cdk/stages.ts';
 import { REPO_ROOT, synthesizeCloudAssembly } from './cloud-assembly.ts';
 import { DEFAULT_DATA_DIR, IN_MEMORY, startLocalStack } from './local-stack.ts';
 

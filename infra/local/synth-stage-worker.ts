@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { App } from 'aws-cdk-lib';
-import { PetStoreStack } from '../stack.ts';
-import { readStageSettings, type StageName, stackName } from '../stages.ts';
+import { PetStoreStack } from '../cdk/stage-stack.ts';
+import { readStageSettings, type StageName, stackName } from '../cdk/stages.ts';
 import { cdkJsonContext } from './cloud-assembly.ts';
 
 const { stage, context } = workerData as { stage: StageName; context: Record<string, unknown> };

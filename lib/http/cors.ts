@@ -3,7 +3,7 @@
  * stage setting `allowedOrigins`). An allowed origin gets `Access-Control-Allow-Origin` naming it and
  * the response headers a page may read; any other origin gets none. Every answer says `Vary: Origin`
  * once CORS is on, so a cache never hands one origin's answer to another. The preflight and the
- * gateway's own answers are the gateway's (infra/constructs/cors.ts).
+ * gateway's own answers are the gateway's (infra/cdk/constructs/cors-preflight.ts).
  */
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';

@@ -20,7 +20,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import httpErrorHandler from '@middy/http-error-handler';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { DependencyUnavailableError, IdempotencyKeyReusedError } from '../store/errors.ts';
+import { DependencyUnavailableError, IdempotencyKeyReusedError } from '../store/store-errors.ts';
 import { HttpError, INTERNAL_ERROR_MESSAGE } from './errors.ts';
 import { describeError, log } from './log.ts';
 import type { ApiResult } from './response.ts';

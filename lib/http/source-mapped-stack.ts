@@ -28,7 +28,7 @@ function sourceMapOf(file: string): SourceMap | null {
   return map;
 }
 
-/** The map's sources are relative to the bundle's build folder: `../../lib/config.ts` → `lib/config.ts`. */
+/** The map's sources are relative to the bundle's build folder: `../config.ts` → `lib/config.ts`. */
 const sourceName = (source: string): string => source.replace(/^(?:webpack:\/\/|file:\/\/)?(?:\.{0,2}\/)*/, '');
 
 /** `stack` with each frame in a bundle that has a source map replaced by the original file, line and column. */

@@ -40,7 +40,7 @@ export const LOCAL_SERVER = {
 export const SECURITY_SCHEME = 'bearerAuth';
 export const TAG = 'pets';
 
-/** The deployed stages (infra/stages.ts's STAGE_NAMES; a test keeps them equal). */
+/** The deployed stages (infra/cdk/stages.ts's STAGE_NAMES; a test keeps them equal). */
 export const STAGES = [
   { stage: 'production', description: 'Production' },
   { stage: 'staging', description: 'Staging' },
@@ -199,7 +199,7 @@ export const ERROR_HEADERS: Partial<Record<ErrorCode, HeaderId>> = {
 };
 
 /**
- * Statuses API Gateway can also answer by itself for a route (infra/constructs/gateway-errors.ts):
+ * Statuses API Gateway can also answer by itself for a route (infra/cdk/constructs/gateway-responses.ts):
  * a function that crashed (500), could not be invoked (503), or a stage throttle (429, on every
  * operation, as the TooManyRequests component). Such answers carry `X-Request-Id` and the Error body
  * but none of an operation's own headers, so those are not required on these statuses.

@@ -1,12 +1,12 @@
 /**
  * API key records on DynamoDB, addressed by the key's SHA-256 hash. Handlers only look keys up;
- * issuing, listing and revoking are for the key CLI (infra/keys-cli.ts).
+ * issuing, listing and revoking are for the key CLI (infra/cli/keys.ts).
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, paginateScan, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import type { ApiKeyLookup } from '../auth/key-verifier.ts';
-import { classifyStoreError } from './errors.ts';
+import { classifyStoreError } from './store-errors.ts';
 
 export class DynamoDbApiKeyStore implements ApiKeyLookup {
   readonly #client: DynamoDBDocumentClient;

@@ -4,7 +4,7 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { classifyStoreError } from './errors.ts';
+import { classifyStoreError } from './store-errors.ts';
 import type { IdempotencyRecord, IdempotencyRecordStore } from './idempotency.ts';
 
 export class DynamoDbIdempotencyRecords implements IdempotencyRecordStore {

@@ -15,7 +15,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { NewPet, Pet } from '../domain/pet.ts';
 import { DynamoDbIdempotencyRecords } from './dynamodb-idempotency-records.ts';
-import { classifyStoreError } from './errors.ts';
+import { classifyStoreError } from './store-errors.ts';
 import { generatePetId } from './ids.ts';
 import { IdempotencyProtocol } from './idempotency.ts';
 import type { CreatedPet, CreateOptions, ListPetsRequest, PetPage, PetStore, ReadOptions } from './pet-store.ts';

@@ -11,7 +11,7 @@
  */
 import { hash } from 'node:crypto';
 import type { NewPet, Pet } from '../domain/pet.ts';
-import { IdempotencyKeyReusedError } from './errors.ts';
+import { IdempotencyKeyReusedError } from './store-errors.ts';
 import { generatePetId } from './ids.ts';
 import type { CreatedPet } from './pet-store.ts';
 

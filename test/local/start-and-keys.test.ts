@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main, UsageError } from '../../infra/keys-cli.ts';
+import { main, UsageError } from '../../infra/cli/keys.ts';
 import { type ChildServer, startChildServer } from '../support/child-server.ts';
 import { testStore, type TestStore } from '../support/store-endpoint.ts';
 import { openLocalStore } from '../../infra/local/local-stack.ts';

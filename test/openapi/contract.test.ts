@@ -1,8 +1,8 @@
-/** The response validator the end-to-end suites run every answer through (test/support/contract.ts). */
+/** The response validator the end-to-end suites run every answer through (test/support/response-contract.ts). */
 import { AssertionError } from 'node:assert';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '#lib/openapi/document.ts';
-import { createContractValidator, matchTemplate } from '../support/contract.ts';
+import { createContractValidator, matchTemplate } from '../support/response-contract.ts';
 
 const validator = createContractValidator(buildOpenApiDocument());
 const BASE = 'http://127.0.0.1:3000/v1';

@@ -9,7 +9,7 @@ import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalApi, type LocalApi } from '../../infra/local/api-server.ts';
 import { type ProxyHandler, sourceStageApi } from '../../infra/local/stage-api.ts';
-import { STAGE_NAMES } from '../../infra/stages.ts';
+import { STAGE_NAMES } from '../../infra/cdk/stages.ts';
 import { NewPet } from '#lib/domain/pet.ts';
 import { ERROR_CODES } from '#lib/http/errors.ts';
 import { idempotencyKey } from '#lib/http/idempotency-key.ts';
@@ -24,7 +24,7 @@ import {
 } from '#lib/openapi/document.ts';
 import { MAPPING_TEMPLATE_MAX_BYTES, openApiMappingTemplate, servedOpenApiDocument } from '#lib/openapi/serve.ts';
 import { routes } from '#lib/routes.ts';
-import { documentSchemas } from '../support/contract.ts';
+import { documentSchemas } from '../support/response-contract.ts';
 
 const OPENAPI_FILE = new URL('../../openapi.json', import.meta.url);
 const document = buildOpenApiDocument();
@@ -58,7 +58,7 @@ describe('openapi.json', () => {
   });
 
   it('npm run openapi -- --check passes on it, and a mistyped option changes nothing and fails', async () => {
-    const cli = fileURLToPath(new URL('../../infra/openapi-cli.ts', import.meta.url));
+    const cli = fileURLToPath(new URL('../../infra/cli/openapi.ts', import.meta.url));
     const before = await readFile(OPENAPI_FILE, 'utf8');
     const run = (...args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
     expect(run('--check').status).toBe(0);

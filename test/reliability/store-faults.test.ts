@@ -8,7 +8,7 @@ import { startLocalApi } from '../../infra/local/api-server.ts';
 import { sourceStageApi } from '../../infra/local/stage-api.ts';
 import { ENV, setEnvironment } from '#lib/config.ts';
 import { createDocumentClient, STORE_TIMEOUTS } from '#lib/store/dynamodb-client.ts';
-import { lambdaContext, proxyEvent } from '../bench/scenarios.ts';
+import { lambdaContext, proxyEvent } from '../../infra/bench/scenarios.ts';
 import { type FaultProxy, SLOW_ANSWER_MS, startFaultProxy } from '../support/fault-proxy.ts';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
 

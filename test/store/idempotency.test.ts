@@ -6,7 +6,7 @@ import { type DynamoDBDocumentClient, GetCommand, PutCommand, ScanCommand } from
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDbIdempotencyRecords } from '#lib/store/dynamodb-idempotency-records.ts';
 import { DynamoDbPetStore } from '#lib/store/dynamodb-pet-store.ts';
-import { IdempotencyKeyReusedError } from '#lib/store/errors.ts';
+import { IdempotencyKeyReusedError } from '#lib/store/store-errors.ts';
 import { hashNewPet, IDEMPOTENCY_TTL_SECONDS, type IdempotencyRecord } from '#lib/store/idempotency.ts';
 import { generatePetId } from '#lib/store/ids.ts';
 import { type TestTables, testTables } from '../support/store-endpoint.ts';

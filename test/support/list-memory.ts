@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEmbeddedDynamoDb } from '../../infra/local/embedded-dynamodb.ts';
-import { ensureTables, localTableNames } from '../../infra/local/tables.ts';
+import { ensureTables, localTableNames } from '../../infra/local/create-tables.ts';
 import { PET_STATUSES, type PetStatus } from '#lib/domain/pet.ts';
 import { createDocumentClient } from '#lib/store/dynamodb-client.ts';
 import { DynamoDbPetStore } from '#lib/store/dynamodb-pet-store.ts';

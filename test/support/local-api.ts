@@ -8,7 +8,7 @@ import { generateApiKey } from '#lib/auth/api-keys.ts';
 import type { CfnTemplate } from '../../infra/local/gateway/template.ts';
 import { type LocalStack, startLocalStack } from '../../infra/local/local-stack.ts';
 import { inject } from 'vitest';
-import { contract } from './contract.ts';
+import { contract } from './response-contract.ts';
 import { testStore } from './store-endpoint.ts';
 
 export interface TestApi {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { NewPet, Pet } from '#lib/domain/pet.ts';
-import { DependencyUnavailableError, IdempotencyKeyReusedError } from '#lib/store/errors.ts';
+import { DependencyUnavailableError, IdempotencyKeyReusedError } from '#lib/store/store-errors.ts';
 import {
   hashNewPet,
   IDEMPOTENCY_TTL_SECONDS,

@@ -1,7 +1,7 @@
-/** The one percentile definition of the load test and the benchmarks (infra/loadtest/latency.ts). */
+/** The one percentile definition of the load test and the benchmarks (infra/cli/loadtest/latency.ts). */
 import { describe, expect, it } from 'vitest';
-import { Latencies } from '../../infra/loadtest/latency.ts';
-import { median } from '../bench/stats.ts';
+import { Latencies } from '../../infra/cli/loadtest/latency.ts';
+import { median } from '../../infra/bench/stats.ts';
 
 /** HdrHistogram reports a value as the top of its bucket: at most 0.1% above it. */
 const expectWithin = (actual: number, expected: number) => {

@@ -1,7 +1,7 @@
-/** The translation of an HTTP request into what a deployed function receives (infra/local/lambda-event.ts). */
+/** The translation of an HTTP request into what a deployed function receives (infra/local/lambda/lambda-event.ts). */
 import { describe, expect, it } from 'vitest';
-import { MEMORY_MB, TIMEOUT_SECONDS } from '../../infra/function-limits.ts';
-import { lambdaContext, toProxyEvent } from '../../infra/local/lambda-event.ts';
+import { MEMORY_MB, TIMEOUT_SECONDS } from '../../infra/cdk/function-limits.ts';
+import { lambdaContext, toProxyEvent } from '../../infra/local/lambda/lambda-event.ts';
 
 const eventFor = (rawHeaders: string[], body: Buffer, search = '') =>
   toProxyEvent({

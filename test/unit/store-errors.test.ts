@@ -1,6 +1,6 @@
 /** Which store failures become a 503 (DependencyUnavailableError) and which stay bugs (500). */
 import { describe, expect, it } from 'vitest';
-import { classifyStoreError, DependencyUnavailableError } from '#lib/store/errors.ts';
+import { classifyStoreError, DependencyUnavailableError } from '#lib/store/store-errors.ts';
 
 /** An error as Node's networking raises it: `code` set, no SDK metadata. */
 function systemError(code: string): Error {

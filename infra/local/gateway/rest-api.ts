@@ -10,7 +10,7 @@
 import { deflateSync, gzipSync } from 'node:zlib';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { GATEWAY_MAX_BODY_BYTES } from '#lib/http/gateway-errors.ts';
-import { toProxyEvent, type GatewayRequest } from '../lambda-event.ts';
+import { toProxyEvent, type GatewayRequest } from '../lambda/lambda-event.ts';
 import { matchPath, methodFor } from './router.ts';
 import type {
   ApiMethod,

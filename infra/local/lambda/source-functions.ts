@@ -4,7 +4,7 @@
  * handlers (log sinks, environment, injected faults). The template still decides everything else.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { lambdaContext } from '../lambda-event.ts';
+import { lambdaContext } from './lambda-event.ts';
 import type { FunctionInvoker } from '../gateway/rest-api.ts';
 import type { LambdaFunctionDefinition, RestApiDefinition } from '../gateway/template.ts';
 
@@ -12,7 +12,7 @@ export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Pr
 
 /**
  * The source module of a deployed function: the CDK app names each function
- * `<stack name>-<module>` (infra/stack.ts), and the REST API after the stack.
+ * `<stack name>-<module>` (infra/cdk/stage-stack.ts), and the REST API after the stack.
  */
 export function sourceModuleOf(fn: LambdaFunctionDefinition, api: RestApiDefinition): string {
   const prefix = `${api.name}-`;

@@ -1,0 +1,267 @@
+/**
+ * `npm run bench`: cold starts (bundle size and import time against a floor), throughput and
+ * latency of the local API against a bare node:http baseline, list latency at 1,000 and 50,000
+ * pets, and the cost per million requests. Prints the tables and writes BENCHMARKS.md.
+ * Not part of `npm test`: it takes a few minutes and wants a quiet machine.
+ *
+ *   npm run bench            the full run (BENCHMARKS.md)
+ *   BENCH_QUICK=1 npm run bench   a smoke run with short settings, written to .bench/BENCHMARKS.quick.md
+ */
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { newApiKeyRecord, generateApiKey } from '#lib/auth/api-keys.ts';
+import { ENV } from '#lib/config.ts';
+import { DynamoDbApiKeyStore } from '#lib/store/dynamodb-api-key-store.ts';
+import { apiKeysTable, idempotencyTable, petsTable } from '#lib/store/tables.ts';
+import { ensureTables, localTableNames } from '../local/create-tables.ts';
+import { buildBundles, FLOOR, FLOOR_WITH_ZOD, PLAIN_FLOOR } from './bundles.ts';
+import { startWorker, type WorkerProcess } from './child.ts';
+import { measureColdStarts } from './cold-start.ts';
+import { type CostInput, costPerMillion, synthFunctionConfigs } from './cost.ts';
+import { type LoadResult, type LoadSettings, measureLoad, mergeLoads } from './load.ts';
+import { machine } from './machine.ts';
+import { type BenchRun, checks, render, type ScalingRow, type ThroughputRow } from './benchmarks-md.ts';
+import { lambdaContext, proxyEvent, requestFor, SCENARIOS, type ScenarioId } from './scenarios.ts';
+import { seedPets } from './seed.ts';
+import type { HandlerTiming } from './workers/handler-timing.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const WORK_DIR = `${ROOT}.bench`;
+const QUICK = process.env.BENCH_QUICK === '1';
+
+const SETTINGS = {
+  coldStartRuns: QUICK ? 3 : 15,
+  load: (QUICK
+    ? { durationSeconds: 1, warmupSeconds: 0.5, connections: 10 }
+    : { durationSeconds: 2.5, warmupSeconds: 1, connections: 10 }) satisfies LoadSettings,
+  /**
+   * Each load measurement is taken this many times, the servers' order reversed every round. Four
+   * short rounds rather than two long ones (10 s measured per server either way): on a shared 2-core
+   * machine the speed drifts by tens of percent within minutes, and finer interleaving puts the
+   * servers being compared under the same drift.
+   */
+  rounds: QUICK ? 1 : 4,
+  /** Pets in the throughput tables, and the two sizes of the list-scaling table. */
+  seedPets: 1_000,
+  scalingSizes: [1_000, QUICK ? 5_000 : 50_000] as const,
+  handlerWarmup: QUICK ? 10 : 50,
+  /** Invocations per case, in `handlerRounds` turns (infra/bench/workers/handler-timing.ts). */
+  handlerIterations: QUICK ? 30 : 1_200,
+  handlerRounds: QUICK ? 1 : 6,
+} as const;
+
+const SCALE_PREFIX = 'Scale';
+
+function progress(message: string): void {
+  process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(3)}s] ${message}\n`);
+}
+
+const started = performance.now();
+const startedAt = new Date();
+const workers: WorkerProcess[] = [];
+
+async function main(): Promise<void> {
+  await rm(`${WORK_DIR}/bundles`, { recursive: true, force: true });
+  await mkdir(WORK_DIR, { recursive: true });
+
+  progress("synthesising the CDK app: the production functions' environment, sizing and logging");
+  const configs = synthFunctionConfigs();
+  const production = configs.filter((c) => c.stage === 'production');
+  // Every function has the same plain variables (LOG_LEVEL, API_KEY_CACHE_SECONDS, NODE_OPTIONS if set).
+  const deployedEnv = production[0]?.environment ?? {};
+  for (const config of production) {
+    if (JSON.stringify(config.environment) !== JSON.stringify(deployedEnv)) {
+      throw new Error(`production ${config.functionName} has other variables than ${production[0]?.functionName}`);
+    }
+  }
+
+  progress('building the function bundles and the floor with infra/cdk/bundling.ts');
+  const bundles = await buildBundles(`${WORK_DIR}/bundles`);
+
+  progress('starting the store (embedded dynalite, in memory)');
+  const store = startWorker('store');
+  workers.push(store);
+  const endpoint = await store.call<string>('endpoint');
+  const raw = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const documents = DynamoDBDocumentClient.from(raw);
+  const mainTables = localTableNames('');
+  const scale = localTableNames(SCALE_PREFIX);
+  await ensureTables(raw, mainTables);
+  await ensureTables(raw, scale);
+  const apiKey = generateApiKey();
+  await new DynamoDbApiKeyStore(documents, mainTables[apiKeysTable.logicalName] as string).add(newApiKeyRecord(apiKey, 'bench'));
+  const ids = await seedPets(documents, mainTables[petsTable.logicalName] as string, 1, SETTINGS.seedPets);
+
+  // The production functions' environment from the template, the tables Lambda would name, the
+  // variables Lambda sets, and the local store's address.
+  const functionEnv: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH ?? '',
+    ...deployedEnv,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'AKIDBENCHMARK',
+    AWS_SECRET_ACCESS_KEY: 'benchmark-secret',
+    AWS_SESSION_TOKEN: 'benchmark-session',
+    [ENV.petsTable]: mainTables[petsTable.logicalName] as string,
+    [ENV.apiKeysTable]: mainTables[apiKeysTable.logicalName] as string,
+    [ENV.idempotencyTable]: mainTables[idempotencyTable.logicalName] as string,
+    [ENV.dynamodbEndpoint]: endpoint,
+    // The floor's plain `new DynamoDBClient({})` finds the local store here.
+    AWS_ENDPOINT_URL_DYNAMODB: endpoint,
+  };
+
+  progress(`cold starts: ${SETTINGS.coldStartRuns} fresh processes per bundle, with and without source maps`);
+  const firstRequest = {
+    'list-pets': 'list',
+    'create-pet': 'create',
+    'get-pet': 'get',
+    [FLOOR]: 'get',
+    [PLAIN_FLOOR]: 'get',
+    [FLOOR_WITH_ZOD]: 'get',
+  } as const;
+  const coldStarts = await measureColdStarts({
+    bundles,
+    runs: SETTINGS.coldStartRuns,
+    env: functionEnv,
+    invocation: (name) => ({
+      event: JSON.stringify(proxyEvent(requestFor(firstRequest[name], ids, Date.now()), apiKey, 'cold-start')),
+      context: JSON.stringify(lambdaContext(name, 'cold-start')),
+    }),
+  });
+  for (const cold of coldStarts) {
+    const bad = cold.deployed.filter((s) => s.status >= 300);
+    if (bad.length > 0) throw new Error(`${cold.name}: first invocation answered ${bad[0]?.status}`);
+  }
+
+  progress('handler durations in process (bundles, one invocation at a time)');
+  const timing = startWorker('handler-timing', { env: functionEnv });
+  workers.push(timing);
+  const handlerTimings = await timing.call<HandlerTiming[]>('run', {
+    bundles: Object.fromEntries(bundles.map((b) => [b.name, b.file])),
+    apiKey,
+    ids,
+    warmup: SETTINGS.handlerWarmup,
+    iterations: SETTINGS.handlerIterations,
+    rounds: SETTINGS.handlerRounds,
+  });
+  await timing.stop();
+  for (const t of handlerTimings) {
+    if (Object.keys(t.statuses).some((s) => Number(s) >= 300))
+      throw new Error(`handler timing ${t.scenario}: ${JSON.stringify(t.statuses)}`);
+  }
+
+  progress(`throughput: local API, adapter with bare handlers, baseline (${SETTINGS.rounds} rounds)`);
+  const servers = { api: startWorker('api'), adapter: startWorker('adapter'), baseline: startWorker('baseline') };
+  workers.push(...Object.values(servers));
+  const urls = {
+    api: await servers.api.call<string>('start', { endpoint, apiKey, tablePrefix: '' }),
+    adapter: await servers.adapter.call<string>('start', { endpoint, petsTable: mainTables[petsTable.logicalName] }),
+    baseline: await servers.baseline.call<string>('start', { endpoint, petsTable: mainTables[petsTable.logicalName] }),
+  };
+  type Who = keyof typeof servers;
+  /** Every server of `who`, each `rounds` times, the order reversed every other round. */
+  const compare = async <W extends Who>(
+    who: readonly W[],
+    scenario: ScenarioId,
+    target: (w: W) => { url: string; server: WorkerProcess },
+  ) => {
+    const rounds = new Map<W, LoadResult[]>(who.map((w) => [w, []]));
+    for (let round = 0; round < SETTINGS.rounds; round++) {
+      for (const w of round % 2 === 0 ? who : [...who].reverse()) {
+        rounds.get(w)?.push(await measureLoad({ ...target(w), store }, scenario, { ids, apiKey }, SETTINGS.load));
+      }
+    }
+    return Object.fromEntries(who.map((w) => [w, mergeLoads(rounds.get(w) ?? [])])) as Record<W, LoadResult>;
+  };
+  const throughput: ThroughputRow[] = [];
+  for (const scenario of SCENARIOS) {
+    const result = await compare(['api', 'adapter', 'baseline'] as const, scenario.id, (w) => ({ url: urls[w], server: servers[w] }));
+    throughput.push({ scenario: scenario.id, ...result });
+    progress(
+      `  ${scenario.id}: local API ${result.api.rps.toFixed(0)} req/s, adapter ${result.adapter.rps.toFixed(0)} req/s, baseline ${result.baseline.rps.toFixed(0)} req/s`,
+    );
+  }
+  await Promise.all(Object.values(servers).map((w) => w.stop()));
+
+  progress(`list scaling: ${SETTINGS.scalingSizes.join(' and ')} pets`);
+  const scalePets = scale[petsTable.logicalName] as string;
+  let seedStarted = performance.now();
+  await seedPets(documents, scalePets, 1, SETTINGS.scalingSizes[0]);
+  const seedFirst = (performance.now() - seedStarted) / 1000;
+  const scaleServers = { api: startWorker('api'), baseline: startWorker('baseline') };
+  workers.push(...Object.values(scaleServers));
+  const scaleUrls = {
+    api: await scaleServers.api.call<string>('start', { endpoint, apiKey, tablePrefix: SCALE_PREFIX }),
+    baseline: await scaleServers.baseline.call<string>('start', { endpoint, petsTable: scalePets }),
+  };
+  const scaling: ScalingRow[] = [];
+  const measureScaling = async (pets: number) => {
+    for (const scenario of ['list', 'list-status'] as const) {
+      const result = await compare(['api', 'baseline'] as const, scenario, (w) => ({ url: scaleUrls[w], server: scaleServers[w] }));
+      scaling.push({ scenario, pets, ...result });
+      progress(
+        `  ${scenario} at ${pets} pets: local API p50 ${result.api.p50Ms.toFixed(2)} ms, baseline p50 ${result.baseline.p50Ms.toFixed(2)} ms`,
+      );
+    }
+  };
+  await measureScaling(SETTINGS.scalingSizes[0]);
+  const restCount = SETTINGS.scalingSizes[1] - SETTINGS.scalingSizes[0];
+  progress(`  seeding ${restCount} more pets`);
+  seedStarted = performance.now();
+  await seedPets(documents, scalePets, SETTINGS.scalingSizes[0] + 1, restCount);
+  const seedRest = (performance.now() - seedStarted) / 1000;
+  progress(`  seeded in ${seedRest.toFixed(1)} s`);
+  await measureScaling(SETTINGS.scalingSizes[1]);
+  await Promise.all(Object.values(scaleServers).map((w) => w.stop()));
+  raw.destroy();
+  await store.stop();
+
+  const cost = SCENARIOS.map((scenario) => {
+    const config = configs.find((c) => c.stage === 'production' && c.functionName === scenario.functionName);
+    const t = handlerTimings.find((h) => h.scenario === scenario.id);
+    if (!config || !t) throw new Error(`no configuration or timing for ${scenario.id}`);
+    const input: CostInput = {
+      scenario: scenario.id,
+      label: scenario.label,
+      config,
+      billedMs: t.billedMeanMs,
+      functionLogBytes: t.logBytesPerInvocation,
+      functionLogLines: t.logLinesPerInvocation,
+    };
+    return costPerMillion(input);
+  });
+
+  const run: BenchRun = {
+    command: QUICK ? 'BENCH_QUICK=1 npm run bench' : 'npm run bench',
+    startedAt,
+    seconds: (performance.now() - started) / 1000,
+    machine: machine(),
+    coldStartRuns: SETTINGS.coldStartRuns,
+    load: SETTINGS.load,
+    rounds: SETTINGS.rounds,
+    bundles,
+    coldStarts,
+    handlerTimings,
+    throughput,
+    scaling,
+    seedSeconds: { first: seedFirst, rest: seedRest, restCount },
+    cost,
+    deployedNodeOptions: deployedEnv.NODE_OPTIONS,
+  };
+  const markdown = render(run);
+  const outFile = QUICK ? `${WORK_DIR}/BENCHMARKS.quick.md` : `${ROOT}BENCHMARKS.md`;
+  await writeFile(outFile, markdown);
+  process.stdout.write(`${markdown}\n`);
+  const all = checks(run);
+  progress(`${all.filter((c) => c.met).length} of ${all.length} targets met; wrote ${outFile}`);
+}
+
+try {
+  await main();
+} catch (error) {
+  process.stderr.write(`bench failed: ${(error as Error).stack ?? String(error)}\n`);
+  process.exitCode = 1;
+} finally {
+  await Promise.all(workers.map((w) => w.stop().catch(() => undefined)));
+}

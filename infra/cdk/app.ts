@@ -1,0 +1,48 @@
+/**
+ * CDK entry (cdk.json runs `node infra/cdk/app.ts`): one stack per stage, PetStore-staging and
+ * PetStore-production, and PetStore-account for the account-wide API Gateway logging role, all
+ * checked by cdk-nag's AWS Solutions pack. Environment-agnostic, so synth needs
+ * no credentials, account, region, Docker or network: deploy with `npx cdk deploy PetStore-staging`.
+ *
+ * `buildApp()` is exported so tests can build the same app with their own context and outdir.
+ */
+import { App, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { ACCOUNT_STACK_NAME, PetStoreAccountStack } from './account-stack.ts';
+import { PetStoreStack } from './stage-stack.ts';
+import { STAGE_NAMES, type StageName, readStageSettings, stackName } from './stages.ts';
+
+export interface BuildAppOptions {
+  /** Cloud assembly directory; the CLI passes its own through the environment. */
+  readonly outdir?: string;
+  /** Extra context, as cdk.json or `-c` would give it. */
+  readonly context?: Record<string, unknown>;
+}
+
+export interface PetStoreApp {
+  readonly app: App;
+  readonly stacks: Readonly<Record<StageName, PetStoreStack>>;
+  /** Deployed once per account and region, before the stages. */
+  readonly account: PetStoreAccountStack;
+}
+
+export function buildApp(options: BuildAppOptions = {}): PetStoreApp {
+  const app = new App({
+    ...(options.outdir ? { outdir: options.outdir } : {}),
+    ...(options.context ? { context: options.context } : {}),
+  });
+  // cdk-nag 3 is a validation plugin: an unacknowledged error fails the synth.
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+
+  const account = new PetStoreAccountStack(app, ACCOUNT_STACK_NAME);
+  const stacks = {} as Record<StageName, PetStoreStack>;
+  for (const stage of STAGE_NAMES) {
+    const settings = readStageSettings(stage, (key) => app.node.tryGetContext(key));
+    stacks[stage] = new PetStoreStack(app, stackName(stage), { settings });
+  }
+  return { app, stacks, account };
+}
+
+if (import.meta.main) {
+  buildApp();
+}

@@ -1,0 +1,319 @@
+/**
+ * The deployment stages, their stack and output names, and their settings read from CDK context.
+ * Free of CDK imports on purpose: the key CLI imports the stack and output names from here to find a
+ * stage's tables through `aws cloudformation describe-stacks`.
+ */
+import * as z from 'zod';
+import { LOG_LEVELS, type LogLevel } from '#lib/http/log.ts';
+
+export const STAGE_NAMES = ['staging', 'production'] as const;
+export type StageName = (typeof STAGE_NAMES)[number];
+
+export function isStageName(value: string): value is StageName {
+  return (STAGE_NAMES as readonly string[]).includes(value);
+}
+
+/** One CloudFormation stack per stage: `PetStore-staging`, `PetStore-production`. */
+export function stackName(stage: StageName): string {
+  return `PetStore-${stage}`;
+}
+
+/**
+ * Stack output ids. They are plain ids at the stack's top level (no export), so they stay stable
+ * and `describe-stacks` shows them as `OutputKey`.
+ */
+export const OUTPUT_IDS = {
+  baseUrl: 'BaseUrl',
+  /** The stage's execute-api address (`…/<stage>/v1`), useful when BaseUrl is a custom domain. */
+  executeApiBaseUrl: 'ExecuteApiBaseUrl',
+  petsTableName: 'PetsTableName',
+  apiKeysTableName: 'ApiKeysTableName',
+  alarmTopicArn: 'AlarmTopicArn',
+} as const;
+
+/** The output id holding a table's physical name, from its logical name (`Pets` → `PetsTableName`). */
+export function tableNameOutputId(logicalName: string): string {
+  return `${logicalName}TableName`;
+}
+
+/** Optional custom domain: all four values or none. */
+export interface CustomDomainSettings {
+  /** e.g. `api.example.com`; the base address becomes `https://api.example.com/v1`. */
+  readonly domainName: string;
+  /** ACM certificate for `domainName`, in the stack's region (the API is regional). */
+  readonly certificateArn: string;
+  /** Route 53 hosted zone that gets the alias record; given, not looked up, so synth stays offline. */
+  readonly hostedZoneId: string;
+  readonly hostedZoneName: string;
+}
+
+export type { LogLevel };
+
+/** The AWS account and region a stage may only be deployed to. */
+export interface PinnedEnvironment {
+  readonly account: string;
+  readonly region: string;
+}
+
+export interface StageSettings {
+  readonly stage: StageName;
+  /** Steady-state requests per second per method, enforced by API Gateway (then 429). */
+  readonly throttlingRateLimit: number;
+  /** Requests API Gateway accepts in a burst above the rate. */
+  readonly throttlingBurstLimit: number;
+  /** Retention of function, access and execution logs, in days (a CloudWatch Logs retention value). */
+  readonly logRetentionDays: number;
+  /** How long a function may cache an API key lookup; the functions cap it at 60. */
+  readonly apiKeyCacheSeconds: number;
+  /** The functions' LOG_LEVEL. */
+  readonly logLevel: LogLevel;
+  /** Alarm when more than this percentage of requests end in a 5xx. */
+  readonly alarm5xxRatePercent: number;
+  /** Alarm when the API's p99 latency exceeds this many milliseconds. */
+  readonly alarmP99LatencyMs: number;
+  /** X-Ray active tracing on the functions and the API stage. */
+  readonly tracing: boolean;
+  /**
+   * API Gateway compresses (gzip or deflate, as the client's Accept-Encoding asks) every response
+   * body of at least this many bytes; 0 compresses all of them.
+   */
+  readonly minimumCompressionSizeBytes: number;
+  /**
+   * Production, for one deploy during an incident (`-c production.hotfix=true`): the canary
+   * ignores its alarms, which are firing already, and shifts all traffic at once. Never in cdk.json.
+   */
+  readonly hotfix: boolean;
+  /** Subscribe this address to the stage's alarm topic. */
+  readonly alarmEmail?: string;
+  readonly customDomain?: CustomDomainSettings;
+  /**
+   * Browser origins allowed to call the pet operations (CORS). Empty: no CORS on them, so browser
+   * pages on other origins cannot use a key (the OpenAPI document is public to every origin anyway).
+   */
+  readonly allowedOrigins: readonly string[];
+  /**
+   * Pins the stack to this account and region (context `account` and `region`, both or neither):
+   * a deploy whose credentials are for another account, or that targets another region, fails
+   * before changing anything. Unpinned, the stack is environment-agnostic and synth needs no AWS.
+   */
+  readonly env?: PinnedEnvironment;
+  /**
+   * Production behaviour: tables retained and deletion-protected, functions shifted through a
+   * CodeDeploy canary, alarms always wired to an SNS topic. Fixed per stage, not a context value.
+   */
+  readonly production: boolean;
+}
+
+type TunableKey =
+  | 'throttlingRateLimit'
+  | 'throttlingBurstLimit'
+  | 'logRetentionDays'
+  | 'apiKeyCacheSeconds'
+  | 'logLevel'
+  | 'alarm5xxRatePercent'
+  | 'alarmP99LatencyMs'
+  | 'tracing'
+  | 'minimumCompressionSizeBytes';
+
+/** Built-in defaults; cdk.json's `stages` context repeats them so operators see what to tune. */
+export const DEFAULT_STAGE_SETTINGS: Record<StageName, Pick<StageSettings, TunableKey>> = {
+  staging: {
+    throttlingRateLimit: 50,
+    throttlingBurstLimit: 100,
+    logRetentionDays: 14,
+    apiKeyCacheSeconds: 60,
+    logLevel: 'info',
+    alarm5xxRatePercent: 1,
+    alarmP99LatencyMs: 2000,
+    tracing: false,
+    // A 1 KiB body gains little from compression and pays for it in CPU; a page of pets gains ~10×.
+    minimumCompressionSizeBytes: 1024,
+  },
+  production: {
+    throttlingRateLimit: 500,
+    throttlingBurstLimit: 1000,
+    logRetentionDays: 90,
+    apiKeyCacheSeconds: 60,
+    // One access line per request: API Gateway's. The functions log only warnings and errors.
+    logLevel: 'warn',
+    alarm5xxRatePercent: 1,
+    alarmP99LatencyMs: 2000,
+    tracing: true,
+    minimumCompressionSizeBytes: 1024,
+  },
+};
+
+/** The context key holding `{ staging: {...}, production: {...} }` (cdk.json). */
+export const STAGES_CONTEXT_KEY = 'stages';
+
+/** A number from cdk.json, or the string `-c <stage>.<key>=…` gives. */
+const positiveNumber = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
+  z.number({ error: 'must be a positive number' }).check(z.positive({ error: 'must be a positive number' })),
+);
+/** API Gateway's range for MinimumCompressionSize: 0 to 10 MiB. */
+const COMPRESSION_SIZE_ERROR = 'must be a whole number of bytes from 0 to 10485760';
+const compressionSize = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
+  z
+    .int({ error: COMPRESSION_SIZE_ERROR })
+    .check(z.gte(0, { error: COMPRESSION_SIZE_ERROR }), z.lte(10_485_760, { error: COMPRESSION_SIZE_ERROR })),
+);
+/** The most origins one stage allows: each is a mock status 201..299 (infra/cdk/constructs/cors-preflight.ts). */
+export const MAX_ALLOWED_ORIGINS = 99;
+const ORIGIN_ERROR = 'must be origins such as https://app.example.com (scheme, lower-case host, optional port; no path), comma-separated';
+/** A list from cdk.json, or `https://a.example,https://b.example` from `-c`. */
+const origins = z.preprocess(
+  (value) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((o) => o.trim())
+          .filter((o) => o !== '')
+      : value,
+  z
+    .array(z.string().check(z.regex(/^https?:\/\/[a-z0-9.-]+(?::\d{1,5})?$/, { error: ORIGIN_ERROR })), { error: ORIGIN_ERROR })
+    .check(z.maxLength(MAX_ALLOWED_ORIGINS, { error: `must list at most ${MAX_ALLOWED_ORIGINS} origins` })),
+);
+/** true/false from cdk.json, or `true`/`false` from `-c`. */
+const flag = z.preprocess(
+  (value) => (value === 'true' ? true : value === 'false' ? false : value),
+  z.boolean({ error: 'must be true or false' }),
+);
+/** An optional string; `-c key=` (empty) means not given. */
+const optionalText = (check?: z.ZodString) =>
+  z.preprocess((value) => (value === '' ? undefined : value), z.optional(check ?? z.string({ error: 'must be a string' })));
+
+/** Every context key a stage takes, checked one by one; `settingsSchema` adds the rules across keys. */
+const stageContext = z.strictObject({
+  throttlingRateLimit: positiveNumber,
+  throttlingBurstLimit: positiveNumber,
+  logRetentionDays: positiveNumber,
+  apiKeyCacheSeconds: positiveNumber,
+  alarm5xxRatePercent: positiveNumber,
+  alarmP99LatencyMs: positiveNumber,
+  logLevel: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }),
+  tracing: flag,
+  minimumCompressionSizeBytes: compressionSize,
+  hotfix: flag,
+  alarmEmail: optionalText(z.string().check(z.regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, { error: 'is not an e-mail address' }))),
+  domainName: optionalText(),
+  certificateArn: optionalText(
+    z.string().check(z.regex(/^arn:aws[\w-]*:acm:[\w-]+:\d{12}:certificate\/[\w-]+$/, { error: 'is not an ACM certificate ARN' })),
+  ),
+  hostedZoneId: optionalText(),
+  hostedZoneName: optionalText(),
+  allowedOrigins: z.optional(origins),
+  account: optionalText(z.string().check(z.regex(/^\d{12}$/, { error: 'must be a 12-digit AWS account id' }))),
+  region: optionalText(z.string().check(z.regex(/^[a-z]{2}(?:-[a-z]+)+-\d+$/, { error: 'is not an AWS region such as eu-west-1' }))),
+});
+type StageContext = z.infer<typeof stageContext>;
+
+const KNOWN_KEYS: readonly string[] = Object.keys(stageContext.shape);
+
+/** Settings that are off unless given on the command line (not in cdk.json). */
+const OFF_UNLESS_GIVEN = { hotfix: false } as const;
+
+export type ContextReader = (key: string) => unknown;
+
+/**
+ * A stage's settings: the built-in defaults, overridden by `context.stages.<stage>` (cdk.json), then
+ * by flat `<stage>.<key>` context values, which is what `-c production.alarmEmail=ops@example.com`
+ * gives on the command line. Unknown keys and bad values fail the synth with a message that names
+ * the stage and the key.
+ */
+export function readStageSettings(stage: StageName, readContext: ContextReader): StageSettings {
+  const raw: Record<string, unknown> = { ...OFF_UNLESS_GIVEN, ...DEFAULT_STAGE_SETTINGS[stage] };
+  const nested = parseMaybeJson(readContext(STAGES_CONTEXT_KEY), STAGES_CONTEXT_KEY);
+  if (nested !== undefined) {
+    if (!isRecord(nested)) throw new Error(`Context "${STAGES_CONTEXT_KEY}" must be an object keyed by stage.`);
+    for (const key of Object.keys(nested)) {
+      if (!isStageName(key)) throw new Error(`Context "${STAGES_CONTEXT_KEY}" has unknown stage "${key}".`);
+    }
+    const forStage = nested[stage];
+    if (forStage !== undefined) {
+      if (!isRecord(forStage)) throw new Error(`Context "${STAGES_CONTEXT_KEY}.${stage}" must be an object.`);
+      Object.assign(raw, forStage);
+    }
+  }
+  for (const key of KNOWN_KEYS) {
+    const flat = readContext(`${stage}.${key}`);
+    if (flat !== undefined) raw[key] = flat;
+  }
+  const parsed = stageContext.safeParse(raw);
+  if (!parsed.success) throw new Error(describeIssues(stage, parsed.error, raw));
+  return settingsOf(stage, parsed.data);
+}
+
+/** One line per problem: `stage "staging" setting "logLevel" must be one of …, got "loud".` */
+function describeIssues(stage: StageName, error: z.ZodError, raw: Record<string, unknown>): string {
+  return error.issues
+    .map((issue) => {
+      if (issue.code === 'unrecognized_keys') {
+        return issue.keys.map((key) => `Context "${STAGES_CONTEXT_KEY}.${stage}" has unknown key "${key}".`).join('\n');
+      }
+      const key = String(issue.path[0]);
+      return `stage "${stage}" setting "${key}" ${issue.message}, got ${JSON.stringify(raw[key])}.`;
+    })
+    .join('\n');
+}
+
+/** The rules across keys, and the settings' final shape. */
+function settingsOf(stage: StageName, values: StageContext): StageSettings {
+  if (values.throttlingBurstLimit < values.throttlingRateLimit) {
+    throw new Error(`stage "${stage}" setting "throttlingBurstLimit" must be at least throttlingRateLimit.`);
+  }
+  const { domainName, certificateArn, hostedZoneId, hostedZoneName, account, region, alarmEmail, allowedOrigins, ...rest } = values;
+  return {
+    stage,
+    ...rest,
+    allowedOrigins: [...new Set(allowedOrigins ?? [])],
+    ...(alarmEmail === undefined ? {} : { alarmEmail }),
+    ...customDomain(stage, { domainName, certificateArn, hostedZoneId, hostedZoneName }),
+    ...pinnedEnvironment(stage, { account, region }),
+    production: stage === 'production',
+  };
+}
+
+function pinnedEnvironment(stage: StageName, { account, region }: Pick<StageContext, 'account' | 'region'>): { env?: PinnedEnvironment } {
+  if (account === undefined && region === undefined) return {};
+  if (account === undefined || region === undefined) {
+    throw new Error(`Stage "${stage}" is pinned by account and region together: give both (${stage}.account, ${stage}.region).`);
+  }
+  return { env: { account, region } };
+}
+
+function customDomain(
+  stage: StageName,
+  {
+    domainName,
+    certificateArn,
+    hostedZoneId,
+    hostedZoneName,
+  }: Pick<StageContext, 'domainName' | 'certificateArn' | 'hostedZoneId' | 'hostedZoneName'>,
+): { customDomain?: CustomDomainSettings } {
+  const given = [domainName, certificateArn, hostedZoneId, hostedZoneName].filter((v) => v !== undefined);
+  if (given.length === 0) return {};
+  if (!domainName || !certificateArn || !hostedZoneId || !hostedZoneName) {
+    throw new Error(`Stage "${stage}" custom domain needs all of domainName, certificateArn, hostedZoneId and hostedZoneName.`);
+  }
+  const zone = hostedZoneName.replace(/\.$/, '');
+  if (domainName !== zone && !domainName.endsWith(`.${zone}`)) {
+    throw new Error(`Stage "${stage}" domainName ${domainName} is not inside hosted zone ${zone}.`);
+  }
+  return { customDomain: { domainName, certificateArn, hostedZoneId, hostedZoneName: zone } };
+}
+
+/** `-c stages='{"staging":{...}}'` arrives as a string. */
+function parseMaybeJson(value: unknown, key: string): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    throw new Error(`Context "${key}" is not valid JSON.`);
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

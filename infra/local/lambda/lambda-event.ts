@@ -1,0 +1,164 @@
+/**
+ * What a deployed function receives, built from plain data: the REST API (v1) proxy event API
+ * Gateway sends for a request, and the Lambda context of a function with the deployed memory and
+ * time limit. The local API, the benchmark and the tests all use these.
+ */
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { header } from '#lib/http/response.ts';
+import { MEMORY_MB, TIMEOUT_SECONDS } from '../../cdk/function-limits.ts';
+
+export const LOCAL_STAGE = 'local';
+
+/** What API Gateway knows of a request when it invokes a function: plain data, no socket. */
+export interface GatewayRequest {
+  readonly requestId: string;
+  /** The gateway's own domain name (local mode: the server's `host:port`), never the client's Host header. */
+  readonly domainName: string;
+  readonly method: string;
+  readonly path: string;
+  /** The query string, without `?`. */
+  readonly search: string;
+  readonly body: Buffer;
+  /** Header names and values as they came, alternating (Node's `rawHeaders`). */
+  readonly rawHeaders: readonly string[];
+  readonly sourceIp: string;
+  /** `1.1` */
+  readonly httpVersion: string;
+  readonly resource: string;
+  readonly pathParameters: Record<string, string> | null;
+  /** The stage name the gateway reports; `local` unless given. */
+  readonly stage?: string;
+}
+
+/** The REST API (v1) proxy event API Gateway would send for this request. */
+export function toProxyEvent(parts: GatewayRequest): APIGatewayProxyEvent {
+  // rawHeaders keeps the client's casing and every repetition, as API Gateway passes them on.
+  const headers: Record<string, string> = {};
+  const multiValueHeaders: Record<string, string[]> = {};
+  for (let i = 0; i < parts.rawHeaders.length; i += 2) {
+    const name = parts.rawHeaders[i] as string;
+    // The gateway says which scheme the client used; whatever a client sent there is dropped.
+    if (name.toLowerCase() !== 'x-forwarded-proto') add(headers, multiValueHeaders, name, parts.rawHeaders[i + 1] as string);
+  }
+  add(headers, multiValueHeaders, 'X-Forwarded-Proto', 'http');
+  const { single: query, multi: multiQuery } = parts.search === '' ? NO_VALUES : collect(new URLSearchParams(parts.search));
+  const hasQuery = Object.keys(query).length > 0;
+
+  // Text bodies pass as they are; bytes that are not UTF-8 are passed base64-encoded, flagged.
+  const text = parts.body.length === 0 ? null : decodeUtf8(parts.body);
+  const isBase64Encoded = parts.body.length > 0 && text === undefined;
+  const now = Date.now();
+  return {
+    resource: parts.resource,
+    path: parts.path,
+    httpMethod: parts.method,
+    headers,
+    multiValueHeaders,
+    queryStringParameters: hasQuery ? query : null,
+    multiValueQueryStringParameters: hasQuery ? multiQuery : null,
+    pathParameters: parts.pathParameters,
+    stageVariables: null,
+    body: parts.body.length === 0 ? null : isBase64Encoded ? parts.body.toString('base64') : (text as string),
+    isBase64Encoded,
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      authorizer: null,
+      domainName: parts.domainName,
+      domainPrefix: 'local',
+      extendedRequestId: parts.requestId,
+      httpMethod: parts.method,
+      identity: {
+        accessKey: null,
+        accountId: null,
+        apiKey: null,
+        apiKeyId: null,
+        caller: null,
+        clientCert: null,
+        cognitoAuthenticationProvider: null,
+        cognitoAuthenticationType: null,
+        cognitoIdentityId: null,
+        cognitoIdentityPoolId: null,
+        principalOrgId: null,
+        sourceIp: parts.sourceIp,
+        user: null,
+        userAgent: header(headers, 'user-agent') ?? null,
+        userArn: null,
+      },
+      path: parts.path,
+      protocol: `HTTP/${parts.httpVersion}`,
+      requestId: parts.requestId,
+      requestTime: new Date(now).toUTCString(),
+      requestTimeEpoch: now,
+      resourceId: 'local',
+      resourcePath: parts.resource,
+      stage: parts.stage ?? LOCAL_STAGE,
+    },
+  };
+}
+
+/** A request without a query string: shared, never written to (`hasQuery` is false, so the event carries null). */
+const NO_VALUES: { single: Record<string, string>; multi: Record<string, string[]> } = { single: {}, multi: {} };
+
+/**
+ * Name → last value and name → all values, as API Gateway builds them, into plain objects one
+ * pair at a time (a request's hot path: no Map, no intermediate arrays). Own data properties only,
+ * so a name like `__proto__` stays data, as in the JSON event Lambda receives.
+ */
+function add(single: Record<string, string>, multi: Record<string, string[]>, name: string, value: string): void {
+  const values = Object.hasOwn(multi, name) ? multi[name] : undefined;
+  if (values) values.push(value);
+  else setOwn(multi, name, [value]);
+  setOwn(single, name, value);
+}
+
+function setOwn<T>(target: Record<string, T>, name: string, value: T): void {
+  if (name === '__proto__') Object.defineProperty(target, name, { value, writable: true, enumerable: true, configurable: true });
+  else target[name] = value;
+}
+
+function collect(pairs: Iterable<[string, string]>): { single: Record<string, string>; multi: Record<string, string[]> } {
+  const single: Record<string, string> = {};
+  const multi: Record<string, string[]> = {};
+  for (const [name, value] of pairs) add(single, multi, name, value);
+  return { single, multi };
+}
+
+// ignoreBOM keeps a byte order mark in the text, as API Gateway passes the body on untouched.
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+function decodeUtf8(bytes: Buffer): string | undefined {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+export interface FunctionLimits {
+  readonly memoryMb: number;
+  readonly timeoutSeconds: number;
+}
+
+/** The Lambda context a deployed function gets: its memory, and a deadline one timeout away. */
+export function lambdaContext(
+  requestId: string,
+  functionName: string,
+  stream = LOCAL_STAGE,
+  limits: FunctionLimits = { memoryMb: MEMORY_MB, timeoutSeconds: TIMEOUT_SECONDS },
+): Context {
+  const deadline = Date.now() + limits.timeoutSeconds * 1000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: String(limits.memoryMb),
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: stream,
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}

@@ -1,6 +1,0 @@
-/** Worker: the embedded DynamoDB-compatible store (dynalite, in memory) both servers share. */
-import { startEmbeddedDynamoDb } from '../../../infra/local/embedded-dynamodb.ts';
-import { serve } from './rpc.ts';
-
-const store = await startEmbeddedDynamoDb();
-serve({ endpoint: () => store.endpoint }, () => store.close());

@@ -1,0 +1,349 @@
+/**
+ * What operators rely on: alarms (paging in production), canary deployments in production only,
+ * stack outputs for the key CLI, the optional custom domain and alarm e-mail from context, and a
+ * clean cdk-nag report on both stacks.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { Validations } from 'aws-cdk-lib';
+import { Match } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
+import { allTables } from '#lib/store/tables.ts';
+import { routes } from '#lib/routes.ts';
+import { OUTPUT_IDS, STAGE_NAMES, type StageName, tableNameOutputId } from '../../infra/cdk/stages.ts';
+import { cdkJsonContext, resourcesOf, synth, logicalId } from './synth.ts';
+
+const functionNames = [...new Set(routes.map((r) => r.functionName))];
+
+const plain = synth();
+const domain = {
+  domainName: 'api.petstore.example.com',
+  certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/11111111-2222-3333-4444-555555555555',
+  hostedZoneId: 'Z0123456789ABCDEFGHIJ',
+  hostedZoneName: 'petstore.example.com',
+};
+// The other shapes context can take: flat `-c <stage>.<key>=…` values for production, and the
+// nested `stages` object (merged over cdk.json's) for staging.
+const customised = synth({
+  context: {
+    ...Object.fromEntries(Object.entries(domain).map(([key, value]) => [`production.${key}`, value])),
+    'production.alarmEmail': 'oncall@example.com',
+    'staging.alarmEmail': 'team@example.com',
+    'staging.throttlingRateLimit': '20',
+  },
+});
+afterAll(() => {
+  plain.cleanup();
+  customised.cleanup();
+});
+
+function alarmActions(stage: StageName, app = plain): unknown[] {
+  return Object.values(resourcesOf(app.templates[stage], 'AWS::CloudWatch::Alarm')).map((a) => a.Properties?.AlarmActions);
+}
+
+describe.each(STAGE_NAMES)('%s alarms', (stage) => {
+  const template = plain.templates[stage];
+
+  it('watches the API 5xx rate and p99 latency', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      AlarmName: `PetStore-${stage}-api-5xx-rate`,
+      MetricName: '5XXError',
+      Namespace: 'AWS/ApiGateway',
+      Statistic: 'Average',
+      Threshold: 0.01,
+    });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      AlarmName: `PetStore-${stage}-api-p99-latency`,
+      MetricName: 'Latency',
+      ExtendedStatistic: 'p99',
+      Threshold: 2000,
+    });
+  });
+
+  it("names the API and stage in the API alarms' dimensions as plain strings that match the deployed ones", () => {
+    // Plain strings, not references: production's canary watches these alarms, and a reference to
+    // the stage would close a dependency cycle (test/cdk/dependency-graph.test.ts).
+    const [api] = Object.values(resourcesOf(template, 'AWS::ApiGateway::RestApi'));
+    const [deployedStage] = Object.values(resourcesOf(template, 'AWS::ApiGateway::Stage'));
+    const dimensions = [
+      { Name: 'ApiName', Value: api?.Properties?.Name },
+      { Name: 'Stage', Value: deployedStage?.Properties?.StageName },
+    ];
+    expect(dimensions).toEqual([
+      { Name: 'ApiName', Value: `PetStore-${stage}` },
+      { Name: 'Stage', Value: stage },
+    ]);
+    for (const alarm of [`PetStore-${stage}-api-5xx-rate`, `PetStore-${stage}-api-p99-latency`]) {
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmName: alarm, Namespace: 'AWS/ApiGateway', Dimensions: dimensions });
+    }
+  });
+
+  it.each(functionNames)('watches errors and throttles of %s', (name) => {
+    for (const [suffix, metric] of [
+      ['errors', 'Errors'],
+      ['throttles', 'Throttles'],
+    ] as const) {
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        AlarmName: `PetStore-${stage}-${name}-${suffix}`,
+        MetricName: metric,
+        Namespace: 'AWS/Lambda',
+        Dimensions: [{ Name: 'FunctionName', Value: { Ref: Match.anyValue() } }],
+      });
+    }
+  });
+
+  it.each(allTables.map((t) => t.logicalName))('watches throttled requests on the %s table, every operand filled with 0', (table) => {
+    const [alarm] = Object.values(
+      template.findResources('AWS::CloudWatch::Alarm', { Properties: { AlarmName: `PetStore-${stage}-${table}-throttled-requests` } }),
+    ) as { Properties: { Metrics: ThrottleQuery[] } }[];
+    const queries = alarm?.Properties.Metrics ?? [];
+    const operands = queries.filter((q) => q.MetricStat);
+    const sum = queries.filter((q) => q.Expression);
+    // DynamoDB publishes an operation's ThrottledRequests only in minutes it was throttled, and a
+    // metric-math sum has no value where an operand is missing: unFILLed, the alarm never fires.
+    expect(sum).toHaveLength(1);
+    expect(sum[0]?.ReturnData ?? true).toBe(true);
+    expect(sum[0]?.Expression?.split(' + ').sort()).toEqual(operands.map((q) => `FILL(${q.Id}, 0)`).sort());
+    expect(operands.map((q) => q.MetricStat?.Metric.Dimensions.find((d) => d.Name === 'Operation')?.Value)).toEqual(
+      expect.arrayContaining(['GetItem', 'PutItem', 'UpdateItem', 'Query', 'Scan']),
+    );
+    for (const q of operands) {
+      expect(q.ReturnData).toBe(false);
+      expect(q.MetricStat).toMatchObject({
+        Metric: { Namespace: 'AWS/DynamoDB', MetricName: 'ThrottledRequests' },
+        Period: 60,
+        Stat: 'Sum',
+      });
+    }
+  });
+
+  it('has the expected number of alarms', () => {
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 2 + 2 * functionNames.length + allTables.length);
+  });
+});
+
+describe('alarm notifications', () => {
+  it('page in production: every alarm notifies the SNS topic', () => {
+    const template = plain.templates.production;
+    template.resourceCountIs('AWS::SNS::Topic', 1);
+    const topicId = Object.keys(resourcesOf(template, 'AWS::SNS::Topic'))[0];
+    for (const actions of alarmActions('production')) expect(actions).toEqual([{ Ref: topicId }]);
+    template.resourceCountIs('AWS::SNS::Subscription', 0);
+    template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          Match.objectLike({ Effect: 'Allow', Principal: { Service: 'cloudwatch.amazonaws.com' }, Action: 'sns:Publish' }),
+        ]),
+      },
+    });
+  });
+
+  it('only exist in staging unless alarmEmail is set', () => {
+    plain.templates.staging.resourceCountIs('AWS::SNS::Topic', 0);
+    for (const actions of alarmActions('staging')) expect(actions).toBeUndefined();
+  });
+
+  it.each([
+    ['staging', 'team@example.com'],
+    ['production', 'oncall@example.com'],
+  ] as const)('subscribe alarmEmail in %s', (stage, email) => {
+    const template = customised.templates[stage];
+    template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: email });
+    for (const actions of alarmActions(stage, customised)) expect(actions).toHaveLength(1);
+    expect(template.toJSON().Outputs[OUTPUT_IDS.alarmTopicArn]).toBeDefined();
+  });
+});
+
+describe('canary deployments', () => {
+  const production = plain.templates.production;
+  const stack = plain.stacks.production;
+
+  it('publish each production function through a live alias shifted by CodeDeploy', () => {
+    production.resourceCountIs('AWS::Lambda::Alias', functionNames.length);
+    production.resourceCountIs('AWS::CodeDeploy::DeploymentGroup', functionNames.length);
+    for (const name of functionNames) {
+      const aliasId = logicalId(stack.liveAliases?.[name]);
+      const groupId = logicalId(stack.deploymentGroups?.[name]);
+      const resources = production.toJSON().Resources;
+      expect(resources[aliasId]).toMatchObject({
+        Properties: { Name: 'live', FunctionName: { Ref: logicalId(stack.functions[name]) } },
+        UpdatePolicy: { CodeDeployLambdaAliasUpdate: { DeploymentGroupName: { Ref: groupId } } },
+      });
+      expect(resources[groupId].Properties).toMatchObject({
+        DeploymentConfigName: 'CodeDeployDefault.LambdaCanary10Percent5Minutes',
+        AutoRollbackConfiguration: {
+          Enabled: true,
+          Events: expect.arrayContaining(['DEPLOYMENT_FAILURE', 'DEPLOYMENT_STOP_ON_ALARM']),
+        },
+        AlarmConfiguration: { Enabled: true },
+      });
+    }
+  });
+
+  it('keep every published version when a deploy replaces it, so the alias can be pointed back by hand', () => {
+    const versions = resourcesOf(production, 'AWS::Lambda::Version');
+    expect(Object.keys(versions)).toHaveLength(functionNames.length);
+    for (const version of Object.values(versions)) {
+      expect(version).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    }
+    const aliases = Object.values(resourcesOf(production, 'AWS::Lambda::Alias'));
+    for (const alias of aliases)
+      expect(Object.keys(versions)).toContain(
+        (alias.Properties?.FunctionVersion as { 'Fn::GetAtt': string[] } | undefined)?.['Fn::GetAtt'][0],
+      );
+  });
+
+  it.each(functionNames)('roll %s back on the API, function and table alarms', (name) => {
+    const groupId = logicalId(stack.deploymentGroups?.[name]);
+    const alarms = (production.toJSON().Resources[groupId].Properties.AlarmConfiguration.Alarms as Array<{ Name: { Ref: string } }>).map(
+      (a) => production.toJSON().Resources[a.Name.Ref].Properties.AlarmName as string,
+    );
+    expect(alarms.sort()).toEqual(
+      [
+        'PetStore-production-api-5xx-rate',
+        'PetStore-production-api-p99-latency',
+        `PetStore-production-${name}-errors`,
+        `PetStore-production-${name}-throttles`,
+        ...allTables.map((t) => `PetStore-production-${t.logicalName}-throttled-requests`),
+      ].sort(),
+    );
+  });
+
+  it('go all at once and past the alarms only for a hotfix deploy (-c production.hotfix=true)', () => {
+    const hotfix = synth({ context: { 'production.hotfix': 'true' } });
+    try {
+      const groups = (app: typeof plain) => Object.values(resourcesOf(app.templates.production, 'AWS::CodeDeploy::DeploymentGroup'));
+      for (const group of groups(hotfix)) {
+        expect(group.Properties).toMatchObject({
+          DeploymentConfigName: 'CodeDeployDefault.LambdaAllAtOnce',
+          AlarmConfiguration: { Enabled: false },
+          AutoRollbackConfiguration: { Enabled: true, Events: ['DEPLOYMENT_FAILURE', 'DEPLOYMENT_STOP_ON_REQUEST'] },
+        });
+      }
+      // Every other deploy keeps the canary and its alarms: the flag is never in cdk.json.
+      expect(
+        groups(plain).every((g) =>
+          (g.Properties?.AutoRollbackConfiguration as { Events: string[] } | undefined)?.Events.includes('DEPLOYMENT_STOP_ON_ALARM'),
+        ),
+      ).toBe(true);
+      expect(JSON.stringify(cdkJsonContext())).not.toContain('hotfix');
+    } finally {
+      hotfix.cleanup();
+    }
+  });
+
+  it('are absent in staging, which deploys all at once', () => {
+    const staging = plain.templates.staging;
+    staging.resourceCountIs('AWS::CodeDeploy::DeploymentGroup', 0);
+    staging.resourceCountIs('AWS::CodeDeploy::Application', 0);
+    staging.resourceCountIs('AWS::Lambda::Alias', 0);
+    staging.resourceCountIs('AWS::Lambda::Version', 0);
+  });
+});
+
+describe.each(STAGE_NAMES)('%s outputs', (stage) => {
+  it('name the base URL and every table, without exports', () => {
+    const outputs = plain.templates[stage].toJSON().Outputs as Record<string, { Value: unknown; Export?: unknown }>;
+    expect(Object.keys(outputs)).toEqual(
+      expect.arrayContaining([OUTPUT_IDS.baseUrl, OUTPUT_IDS.executeApiBaseUrl, OUTPUT_IDS.petsTableName, OUTPUT_IDS.apiKeysTableName]),
+    );
+    for (const output of Object.values(outputs)) expect(output.Export).toBeUndefined();
+    const stack = plain.stacks[stage];
+    for (const { definition, table } of stack.tables.all) {
+      expect(outputs[tableNameOutputId(definition.logicalName)]?.Value).toEqual({
+        Ref: logicalId(table),
+      });
+    }
+  });
+});
+
+describe('custom domain from context', () => {
+  const template = customised.templates.production;
+
+  it('maps the stage at the root of a regional TLS 1.2 domain', () => {
+    template.hasResourceProperties('AWS::ApiGateway::DomainName', {
+      DomainName: domain.domainName,
+      RegionalCertificateArn: domain.certificateArn,
+      EndpointConfiguration: { Types: ['REGIONAL'] },
+      SecurityPolicy: 'TLS_1_2',
+    });
+    const [mapping] = Object.values(resourcesOf(template, 'AWS::ApiGateway::BasePathMapping'));
+    expect(mapping?.Properties?.BasePath).toBeUndefined();
+    const stageId = logicalId(customised.stacks.production.api.api.deploymentStage);
+    expect(mapping?.Properties?.Stage).toEqual({ Ref: stageId });
+  });
+
+  it('adds a Route 53 alias record in the given zone', () => {
+    template.hasResourceProperties('AWS::Route53::RecordSet', {
+      Name: `${domain.domainName}.`,
+      Type: 'A',
+      HostedZoneId: domain.hostedZoneId,
+      AliasTarget: Match.objectLike({ DNSName: Match.anyValue() }),
+    });
+  });
+
+  it('makes the base URL https://<domain>/v1, keeping the execute-api address as another output', () => {
+    expect(template.toJSON().Outputs.BaseUrl.Value).toBe(`https://${domain.domainName}/v1`);
+    expect(JSON.stringify(template.toJSON().Outputs.ExecuteApiBaseUrl.Value)).toContain('.execute-api.');
+  });
+
+  it('leaves the other stage alone and applies flat overrides', () => {
+    customised.templates.staging.resourceCountIs('AWS::ApiGateway::DomainName', 0);
+    customised.templates.staging.hasResourceProperties('AWS::ApiGateway::Stage', {
+      MethodSettings: [Match.objectLike({ ThrottlingRateLimit: 20 })],
+    });
+  });
+});
+
+describe('cdk-nag (AWS Solutions)', () => {
+  it.each(STAGE_NAMES)('reports no unacknowledged error or warning on %s', (stage) => {
+    const report = new AwsSolutionsChecks().validateScope(plain.stacks[stage]);
+    expect(report.violations.map((v) => `${v.severity} ${v.ruleName} ${v.violatingResources[0]?.constructPath}`)).toEqual([]);
+    const withDomain = new AwsSolutionsChecks().validateScope(customised.stacks[stage]);
+    expect(withDomain.violations.map((v) => v.ruleName)).toEqual([]);
+  });
+
+  it('gives every acknowledgement a one-line reason', () => {
+    const reasons: string[] = [];
+    const walk = (node: IConstruct) => {
+      for (const entry of node.node.metadata) {
+        if (entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY) {
+          reasons.push(...Object.values(entry.data as Record<string, string>));
+        }
+      }
+      node.node.children.forEach(walk);
+    };
+    walk(plain.app);
+    expect(reasons.length).toBeGreaterThan(0);
+    for (const reason of reasons) {
+      expect(reason.trim().length).toBeGreaterThan(20);
+      expect(reason).not.toContain('\n');
+    }
+  });
+
+  it('acknowledges the Lambda-side API key check for the unauthenticated-method findings', () => {
+    const acknowledged = new Set<string>();
+    const walk = (node: IConstruct) => {
+      for (const entry of node.node.metadata) {
+        if (entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY) {
+          for (const id of Object.keys(entry.data as Record<string, string>)) acknowledged.add(id.replace(/^annotation::/i, ''));
+        }
+      }
+      node.node.children.forEach(walk);
+    };
+    walk(plain.app);
+    expect([...acknowledged]).toEqual(expect.arrayContaining(['AwsSolutions-APIG4', 'AwsSolutions-COG4']));
+  });
+});
+
+interface ThrottleQuery {
+  readonly Id: string;
+  readonly Expression?: string;
+  readonly ReturnData?: boolean;
+  readonly MetricStat?: {
+    Metric: { Namespace: string; MetricName: string; Dimensions: { Name: string; Value: unknown }[] };
+    Period: number;
+    Stat: string;
+  };
+}

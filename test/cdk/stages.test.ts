@@ -1,0 +1,139 @@
+/**
+ * Stage settings from CDK context: defaults, cdk.json, `-c <stage>.<key>=…` overrides, and the
+ * mistakes that must fail the synth instead of deploying something unintended.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_STAGE_SETTINGS, STAGE_NAMES, type StageName, readStageSettings, stackName } from '../../infra/cdk/stages.ts';
+import { buildApp } from '../../infra/cdk/app.ts';
+import { cdkJsonContext } from './synth.ts';
+
+const read = (stage: StageName, context: Record<string, unknown> = {}) => readStageSettings(stage, (key) => context[key]);
+
+const domain = {
+  domainName: 'api.example.com',
+  certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/abc-123',
+  hostedZoneId: 'Z123',
+  hostedZoneName: 'example.com.',
+};
+
+describe('stage settings', () => {
+  it('names one stack per stage', () => {
+    expect(STAGE_NAMES.map(stackName)).toEqual(['PetStore-staging', 'PetStore-production']);
+  });
+
+  it('defaults to what cdk.json spells out, production above staging', () => {
+    const stages = cdkJsonContext().stages as Record<string, unknown>;
+    for (const stage of STAGE_NAMES) expect(stages[stage]).toEqual(DEFAULT_STAGE_SETTINGS[stage]);
+    expect(read('production').throttlingRateLimit).toBeGreaterThan(read('staging').throttlingRateLimit);
+    expect(read('production').throttlingBurstLimit).toBeGreaterThan(read('staging').throttlingBurstLimit);
+    expect(read('production').logRetentionDays).toBeGreaterThan(read('staging').logRetentionDays);
+    expect(read('production').production).toBe(true);
+    expect(read('staging').production).toBe(false);
+    expect(read('staging').customDomain).toBeUndefined();
+    expect(read('staging').alarmEmail).toBeUndefined();
+  });
+
+  it('takes nested cdk.json values, then flat -c strings', () => {
+    const settings = read('staging', {
+      stages: { staging: { throttlingRateLimit: 5, throttlingBurstLimit: 10 } },
+      'staging.throttlingBurstLimit': '25',
+      'staging.alarmEmail': 'a@example.com',
+    });
+    expect(settings).toMatchObject({ throttlingRateLimit: 5, throttlingBurstLimit: 25, alarmEmail: 'a@example.com' });
+  });
+
+  it('accepts the stages object as a JSON string (-c stages=…)', () => {
+    expect(read('production', { stages: JSON.stringify({ production: { logLevel: 'debug' } }) }).logLevel).toBe('debug');
+  });
+
+  it('reads allowed origins from a list or a comma-separated -c value; none by default', () => {
+    expect(read('staging').allowedOrigins).toEqual([]);
+    expect(read('staging', { 'staging.allowedOrigins': 'https://app.example.com, http://localhost:5173' }).allowedOrigins).toEqual([
+      'https://app.example.com',
+      'http://localhost:5173',
+    ]);
+    expect(read('production', { stages: { production: { allowedOrigins: ['https://app.example.com'] } } }).allowedOrigins).toEqual([
+      'https://app.example.com',
+    ]);
+  });
+
+  it('reads the compression threshold, 0 included (compress everything)', () => {
+    expect(read('staging').minimumCompressionSizeBytes).toBe(1024);
+    expect(read('staging', { 'staging.minimumCompressionSizeBytes': '0' }).minimumCompressionSizeBytes).toBe(0);
+  });
+
+  it('reads a complete custom domain, trimming the zone dot', () => {
+    const flat = Object.fromEntries(Object.entries(domain).map(([k, v]) => [`production.${k}`, v]));
+    expect(read('production', flat).customDomain).toEqual({ ...domain, hostedZoneName: 'example.com' });
+  });
+
+  it.each([
+    [{ stages: { staging: { throttlingRateLimt: 5 } } }, /unknown key "throttlingRateLimt"/],
+    [{ stages: { qa: {} } }, /unknown stage "qa"/],
+    [{ 'staging.throttlingRateLimit': 'fast' }, /must be a positive number/],
+    [{ 'staging.throttlingBurstLimit': '1' }, /at least throttlingRateLimit/],
+    [{ 'staging.logLevel': 'loud' }, /logLevel/],
+    [{ 'staging.alarmEmail': 'not-an-address' }, /not an e-mail address/],
+    [{ 'staging.domainName': 'api.example.com' }, /needs all of/],
+    [{ ...flatDomain('staging'), 'staging.domainName': 'api.other.org' }, /not inside hosted zone/],
+    [{ ...flatDomain('staging'), 'staging.certificateArn': 'arn:aws:iam::1:role/x' }, /not an ACM certificate ARN/],
+    [{ stages: '{nope' }, /not valid JSON/],
+    [{ 'staging.account': '123456789012' }, /account and region together/],
+    [{ 'staging.tracing': 'maybe' }, /tracing" must be true or false/],
+    [{ 'staging.allowedOrigins': 'https://app.example.com/' }, /allowedOrigins" must be origins such as/],
+    [{ 'staging.allowedOrigins': 'app.example.com' }, /allowedOrigins" must be origins such as/],
+    [{ 'staging.allowedOrigins': 'https://App.example.com' }, /allowedOrigins" must be origins such as/],
+    [{ 'staging.minimumCompressionSizeBytes': '-1' }, /minimumCompressionSizeBytes" must be a whole number of bytes from 0 to 10485760/],
+    [{ 'staging.minimumCompressionSizeBytes': '1.5' }, /minimumCompressionSizeBytes" must be a whole number/],
+    [{ 'staging.minimumCompressionSizeBytes': 20_000_000 }, /minimumCompressionSizeBytes" must be a whole number/],
+    [{ 'staging.account': '12345', 'staging.region': 'eu-west-1' }, /12-digit AWS account id/],
+    [{ 'staging.account': '123456789012', 'staging.region': 'Europe' }, /not an AWS region/],
+  ])('rejects %j', (context, error) => {
+    expect(() => read('staging', context)).toThrow(error);
+  });
+
+  it('pins a stage to an account and region only when asked, so a deploy with other credentials fails', () => {
+    expect(read('production').env).toBeUndefined();
+    expect(read('production', { stages: { production: { account: '123456789012', region: 'eu-west-1' } } }).env).toEqual({
+      account: '123456789012',
+      region: 'eu-west-1',
+    });
+    const outdir = mkdtempSync(join(tmpdir(), 'petstore-infra-'));
+    try {
+      const { stacks } = buildApp({
+        outdir,
+        context: {
+          ...cdkJsonContext(),
+          'production.account': '123456789012',
+          'production.region': 'eu-west-1',
+          'aws:cdk:bundling-stacks': [],
+        },
+      });
+      // The CLI refuses to deploy an environment-specific stack with credentials for another account.
+      expect(stacks.production.environment).toBe('aws://123456789012/eu-west-1');
+      expect([stacks.production.account, stacks.production.region]).toEqual(['123456789012', 'eu-west-1']);
+      // Unpinned stays environment-agnostic: synth and the tests need no AWS account.
+      expect(stacks.staging.environment).toBe('aws://unknown-account/unknown-region');
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  });
+
+  it('rejects a log retention CloudWatch does not offer, at synth', () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'petstore-infra-'));
+    try {
+      expect(() => buildApp({ outdir, context: { 'staging.logRetentionDays': '15', 'aws:cdk:bundling-stacks': [] } })).toThrow(
+        /logRetentionDays 15 is not a CloudWatch Logs retention/,
+      );
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  });
+});
+
+function flatDomain(stage: StageName): Record<string, string> {
+  return Object.fromEntries(Object.entries(domain).map(([k, v]) => [`${stage}.${k}`, v]));
+}

@@ -1,0 +1,79 @@
+/** The load test's command line: where it may send requests, the mix, the SLO flags. */
+import { describe, expect, it } from 'vitest';
+import { DEFAULTS, isLoopback, parseBaseUrl, parseMix, parseOptions, UsageError } from '../../infra/cli/loadtest/options.ts';
+
+describe('base URL', () => {
+  it.each([
+    'http://127.0.0.1:3000/v1',
+    'http://localhost:3000/v1/',
+    'http://[::1]:3000/v1',
+    'http://127.1.2.3/v1',
+    'https://api.example.com/v1',
+  ])('accepts %s', (url) => {
+    expect(parseBaseUrl(url, false).pathname).toBe('/v1');
+  });
+
+  it.each([
+    ['http://api.example.com/v1', /plain http/],
+    ['http://10.0.0.5:3000/v1', /plain http/],
+    ['http://127.0.0.1.example.com/v1', /plain http/],
+    ['ftp://127.0.0.1/v1', /http or https/],
+    ['https://user:pw@api.example.com/v1', /credentials/],
+    ['https://api.example.com/v1?x=1', /query string/],
+    ['not a url', /not a URL/],
+  ])('refuses %s', (url, message) => {
+    expect(() => parseBaseUrl(url, false)).toThrow(message);
+  });
+
+  it('allows plain http to another host only with --allow-insecure', () => {
+    expect(parseBaseUrl('http://api.example.com/v1', true).host).toBe('api.example.com');
+  });
+
+  it('knows loopback hosts', () => {
+    expect(['localhost', '127.0.0.1', '[::1]', 'a.localhost'].every(isLoopback)).toBe(true);
+    expect(['127.0.0.1.nip.io', '10.0.0.1', 'example.com', '[::2]', '1270.0.0.1'].some(isLoopback)).toBe(false);
+  });
+});
+
+describe('options', () => {
+  const base = ['--base-url', 'http://127.0.0.1:3000/v1', '--api-key', 'psk_x'];
+
+  it('has the documented defaults', () => {
+    const options = parseOptions(base, {});
+    if (options === 'help') throw new Error('unexpected help');
+    expect(options.durationSeconds).toBe(DEFAULTS.durationSeconds);
+    expect(options.connections).toBe(DEFAULTS.connections);
+    expect(options.mix).toEqual({ list: 60, get: 25, create: 15 });
+    expect(options.slo).toEqual({ p99Ms: 1000, errorRate: 0.001, expected4xx: [] });
+  });
+
+  it('takes the SLO from flags, the error rate as a fraction or a percentage', () => {
+    const options = parseOptions([...base, '--slo-p99-ms', '250', '--slo-error-rate', '1%', '--expect-4xx', '429'], {});
+    if (options === 'help') throw new Error('unexpected help');
+    expect(options.slo).toEqual({ p99Ms: 250, errorRate: 0.01, expected4xx: [429] });
+  });
+
+  it('takes the key from PETSTORE_API_KEY when no flag is given', () => {
+    const options = parseOptions(['--base-url', 'http://127.0.0.1:3000/v1'], { PETSTORE_API_KEY: 'psk_env' });
+    expect(options !== 'help' && options.apiKey).toBe('psk_env');
+  });
+
+  it.each([
+    [['--base-url', 'http://127.0.0.1/v1'], /api-key/],
+    [[...base, '--duration', '0'], /--duration/],
+    [[...base, '--connections', '2.5'], /--connections/],
+    [[...base, '--slo-error-rate', '2'], /--slo-error-rate/],
+    [[...base, '--expect-4xx', '500'], /--expect-4xx/],
+    [[...base, '--bogus'], /bogus/],
+  ])('refuses %j', (argv, message) => {
+    expect(() => parseOptions(argv, {})).toThrow(UsageError);
+    expect(() => parseOptions(argv, {})).toThrow(message);
+  });
+
+  it('parses a mix and refuses unknown or repeated operations', () => {
+    expect(parseMix('list:70,get:30')).toEqual({ list: 70, get: 30, create: 0 });
+    expect(() => parseMix('list:1,delete:1')).toThrow(/unknown operation/);
+    expect(() => parseMix('list:1,list:2')).toThrow(/twice/);
+    expect(() => parseMix('list:0')).toThrow(/above 0/);
+  });
+});
