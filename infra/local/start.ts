@@ -1,7 +1,7 @@
 /**
  * `npm start` and `npm run start:synth`: the Pet Store API on one machine, by default on
  * http://127.0.0.1:3000/v1, serving a stage (default staging) from the template the CDK app
- * synthesizes for it. See the README's "Local mode" section.
+ * synthesizes for it. See docs/local-mode.md.
  *
  *   npm start [-- --stage production]            handler sources answer (fast to change and rerun)
  *   npm run start:synth [-- --stage production]  `cdk synth` first, then the bundles in cdk.out answer

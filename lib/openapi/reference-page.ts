@@ -39,7 +39,7 @@ function asset(name: string): string {
   return text;
 }
 
-/** Public and the same for every origin, as the OpenAPI document is (README, "CORS"). */
+/** Public and the same for every origin, as the OpenAPI document is (docs/cors.md). */
 const COMMON_HEADERS = { 'X-Content-Type-Options': 'nosniff', 'Access-Control-Allow-Origin': '*' };
 
 export function referencePageResponse(event: APIGatewayProxyEvent): APIGatewayProxyResult {

@@ -1,5 +1,5 @@
 /**
- * Local mode's memory under list traffic (issue 13 §3). dynalite 4.0.0 never closed the LevelDB
+ * Local mode's memory under list traffic. dynalite 4.0.0 never closed the LevelDB
  * iterator behind a Scan or a Query, so every list left one open and registered with the
  * database: +4.6 KB of heap per list on disk, +0.8 KB in memory, until swap. patches/ fixes
  * it at install (patch-package).

@@ -1,5 +1,5 @@
 /**
- * Heap of the embedded store under list traffic (issue 13 §3). Starts dynalite in this process
+ * Heap of the embedded store under list traffic. Starts dynalite in this process
  * (in memory, or on disk in a temporary folder), creates the service's tables, stores 200 pets,
  * then sends list requests through the service's own store code (DynamoDbPetStore over the real
  * AWS SDK): a Scan page and a byStatus Query page in turn, first pages and pages after the

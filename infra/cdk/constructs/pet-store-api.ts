@@ -269,7 +269,7 @@ export class PetStoreApi extends Construct {
   /**
    * A gateway response cannot pick a header by the request's Origin: with one allowed origin it
    * names it (a page on another origin cannot read the answer either way); with several, it only
-   * says `Vary: Origin` (README, "CORS").
+   * says `Vary: Origin` (docs/cors.md).
    */
   private addGatewayResponses(allowedOrigins: readonly string[]): void {
     const [only] = allowedOrigins;

@@ -2,7 +2,7 @@
  * Matching a request path against the template's resource tree, as API Gateway's REST APIs do: a
  * literal path part before a `{param}` (one non-empty segment), and a greedy `{name+}` (one or more
  * segments) last. Empty segments are not part of any path: a trailing slash is ignored, as API
- * Gateway ignores it, and `//` counts as `/` (a decision, documented in the README).
+ * Gateway ignores it, and `//` counts as `/` (a decision, documented in docs/behaviour.md).
  */
 import type { ApiMethod, ApiResource } from './template.ts';
 
