@@ -42,18 +42,12 @@ export function bearerToken(event: RequestHeaders): string {
 /**
  * On success the caller's key id is put where a Lambda authorizer's principal would be,
  * `requestContext.authorizer.principalId`, for handlers that scope data to the caller.
- * `whileLookingUp(event)` runs when the key is not cached and its lookup has started (a read-only
- * operation starts its read then: api-handler.ts).
  */
-export function bearerAuth(
-  verifier: () => KeyVerifier,
-  options: { whileLookingUp?: (event: APIGatewayProxyEvent) => void } = {},
-): MiddlewareObj<APIGatewayProxyEvent, ApiResult> {
-  const { whileLookingUp } = options;
+export function bearerAuth(verifier: () => KeyVerifier): MiddlewareObj<APIGatewayProxyEvent, ApiResult> {
   return {
     before: async (request) => {
       const token = bearerToken(request.event);
-      const record = await verifier().verify(token, whileLookingUp && (() => whileLookingUp(request.event)));
+      const record = await verifier().verify(token);
       if (!record) throw unauthorized('Invalid API key: it is unknown, revoked or expired. Ask for a new key.', true);
       request.event.requestContext = { ...request.event.requestContext, authorizer: { principalId: record.keyId } };
     },

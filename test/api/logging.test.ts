@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '#lib/auth/api-keys.ts';
-import { ENV, setEnvironment } from '#lib/config.ts';
+import { ENV } from '#lib/config.ts';
+import { reconfigure } from '#lib/services.ts';
 import { setLogSink } from '#lib/http/log.ts';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
 import { closedPort, createPet, expectRequestId, origin, postJson, withEnv } from './helpers.ts';
@@ -23,7 +24,7 @@ const secrets = new Set<string>();
 
 beforeAll(async () => {
   previousLevel = process.env.LOG_LEVEL;
-  setEnvironment({ LOG_LEVEL: 'info' });
+  reconfigure({ LOG_LEVEL: 'info' });
   previousSink = setLogSink((line) => lines.push(line));
   api = await startTestApi();
   secrets.add(api.apiKey);
@@ -98,7 +99,7 @@ afterAll(async () => {
     await api?.close();
   } finally {
     if (previousSink) setLogSink(previousSink);
-    setEnvironment({ LOG_LEVEL: previousLevel });
+    reconfigure({ LOG_LEVEL: previousLevel });
   }
 });
 
