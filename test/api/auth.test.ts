@@ -90,6 +90,20 @@ describe.each(OPERATIONS)('%s refuses with 401 unauthorized and a Bearer challen
   });
 });
 
+describe('an overlong Authorization header', () => {
+  it.each(OPERATIONS)('%s refuses 8 KiB of spaces before the key with the usual 401, without matching it', async (operation) => {
+    const res = await call(operation, `Bearer${' '.repeat(8 * 1024)}${api.apiKey}`);
+    const { body } = await expectUnauthorized(res);
+    expect(JSON.parse(body)).toEqual({
+      code: 'unauthorized',
+      message: expect.stringMatching(
+        /^Authorization header longer than \d+ characters: send the API key as "Authorization: Bearer <API_KEY>"\.$/,
+      ),
+      status: 401,
+    });
+  });
+});
+
 describe('ambiguous credentials', () => {
   it.each(OPERATIONS)('%s refuses two Authorization headers, even when one holds the valid key', async (operation) => {
     const target = operation === 'getPet' ? `/pets/${pet.id}` : '/pets';
