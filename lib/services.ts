@@ -18,7 +18,7 @@ export interface Services {
   readonly keys: KeyVerifier;
 }
 
-export function buildServices(config: Config): Services {
+function buildServices(config: Config): Services {
   setLogLevel(config.logLevel);
   const client = createDocumentClient(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint } : {});
   return {
@@ -46,9 +46,9 @@ export function prepareServices(): void {
 }
 
 /**
- * Sets environment variables (undefined removes one) and rebuilds the services from the result:
- * how local mode and the tests point this process at another store, table, log level or origins.
- * Assigning process.env alone changes nothing that is already built.
+ * Sets environment variables (undefined removes one) and rebuilds the services from the result, at
+ * once if it names the tables, else on first use: how local mode and the tests point this process
+ * at another store, table, log level or origins. Assigning process.env alone changes nothing built.
  */
 export function reconfigure(vars: Readonly<Record<string, string | undefined>> = {}): void {
   for (const [name, value] of Object.entries(vars)) {

@@ -22,8 +22,6 @@ import { deprecation } from './deprecation.ts';
 import { errorResponder } from './error-responder.ts';
 import type { ApiResult } from './response.ts';
 
-export type ApiEvent = APIGatewayProxyEvent;
-
 export interface HandlerOptions {
   /** Aborted when the function is about to time out; reads pass it to the store. */
   readonly signal: AbortSignal;
@@ -34,9 +32,9 @@ export interface HandlerOptions {
  * `TEvent`: API Gateway's event, or the event as an inner middleware leaves it (jsonBody(): a
  * JsonBodyEvent, its body parsed). The shared middlewares never read the body.
  */
-export function apiChain<TEvent extends Omit<ApiEvent, 'body'> = ApiEvent>(
+export function apiChain<TEvent extends Omit<APIGatewayProxyEvent, 'body'> = APIGatewayProxyEvent>(
   operationId: Route['operationId'],
-  ...inner: MiddlewareObj<ApiEvent, ApiResult>[]
+  ...inner: MiddlewareObj<APIGatewayProxyEvent, ApiResult>[]
 ): MiddyfiedHandler<TEvent, ApiResult> {
   prepareServices();
   const { sunset, successor } = routeFor(operationId);
@@ -49,6 +47,9 @@ export function apiChain<TEvent extends Omit<ApiEvent, 'body'> = ApiEvent>(
 }
 
 /** An operation without a request body. */
-export function apiHandler(operationId: Route['operationId'], run: (event: ApiEvent, options: HandlerOptions) => Promise<ApiResult>) {
+export function apiHandler(
+  operationId: Route['operationId'],
+  run: (event: APIGatewayProxyEvent, options: HandlerOptions) => Promise<ApiResult>,
+) {
   return apiChain(operationId).handler((event, _context, { signal }) => run(event, { signal }));
 }
