@@ -3,9 +3,10 @@
  * `Idempotency-Key` header a retried request returns the pet the first one created.
  */
 import { NewPet } from '#lib/domain/pet.ts';
-import { jsonApiHandler } from '#lib/http/api-handler.ts';
+import { apiChain } from '#lib/http/api-handler.ts';
 import { callerId } from '#lib/http/bearer-auth.ts';
 import { idempotencyKey } from '#lib/http/idempotency-key.ts';
+import { type JsonBodyEvent, jsonBody } from '#lib/http/json-body.ts';
 import { json } from '#lib/http/response.ts';
 import { absoluteUrl } from '#lib/http/urls.ts';
 import { validate } from '#lib/http/validate.ts';
@@ -13,7 +14,7 @@ import { API_BASE_PATH } from '#lib/routes.ts';
 import { idempotencyRecordKey } from '#lib/store/idempotency.ts';
 import { services } from '#lib/services.ts';
 
-export const handler = jsonApiHandler('createPet', async (event) => {
+export const handler = apiChain<JsonBodyEvent>('createPet', jsonBody()).handler(async (event) => {
   const newPet = validate(NewPet, event.body, 'request body');
   const key = idempotencyKey(event);
   const { pet, replayed } = await services().pets.create(

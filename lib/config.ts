@@ -1,31 +1,9 @@
 /**
- * Runtime configuration, read once from the environment. The CDK app sets these variables on each
- * function; the local runner sets them before it imports the handlers.
+ * Runtime configuration: one object read from the environment (readConfig), from which the
+ * handlers' services are built once per instance (services.ts). The CDK app sets these variables on
+ * each function; local mode sets them in its own process.
  */
-
-const forgetters = new Set<() => void>();
-
-/**
- * What is read from the environment is read once and kept, as Lambda fixes a function's environment
- * for its instance's life: a request would otherwise read a dozen variables, ~0.2 µs each, through
- * process.env's native lookup. `forget` drops what its module read, so the next use reads again.
- */
-export function onEnvironmentChange(forget: () => void): void {
-  forgetters.add(forget);
-}
-
-/**
- * How local mode and the tests change the environment in one process (another store, another
- * table, another log level): sets each variable (undefined removes it), and the next request reads
- * the variables anew. Assigning process.env directly would go unseen.
- */
-export function setEnvironment(vars: Readonly<Record<string, string | undefined>>): void {
-  for (const [name, value] of Object.entries(vars)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  for (const forget of forgetters) forget();
-}
+import { LOG_LEVELS, type LogLevel } from './http/log.ts';
 
 /** Names of the environment variables, shared with the CDK app and the local runner. */
 export const ENV = {
@@ -37,6 +15,7 @@ export const ENV = {
   dynamodbEndpoint: 'PETSTORE_DYNAMODB_ENDPOINT',
   /** Seconds an API key lookup may be cached; capped at 60 so a revocation bites within a minute. */
   keyCacheSeconds: 'API_KEY_CACHE_SECONDS',
+  /** debug, info (the default), warn or error. */
   logLevel: 'LOG_LEVEL',
   /** Browser origins the pet operations answer with CORS headers, comma-separated; unset: none. */
   allowedOrigins: 'ALLOWED_ORIGINS',
@@ -48,12 +27,16 @@ export interface Config {
   readonly idempotencyTable: string | undefined;
   readonly dynamodbEndpoint: string | undefined;
   readonly keyCacheMs: number;
+  readonly logLevel: LogLevel;
+  /** Empty: CORS is off. */
+  readonly allowedOrigins: ReadonlySet<string>;
 }
 
 export const MAX_KEY_CACHE_SECONDS = 60;
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const cacheSeconds = Number(env[ENV.keyCacheSeconds] ?? MAX_KEY_CACHE_SECONDS);
+  const logLevel = LOG_LEVELS.find((level) => level === env[ENV.logLevel]?.toLowerCase()) ?? 'info';
   return {
     petsTable: required(env, ENV.petsTable),
     apiKeysTable: required(env, ENV.apiKeysTable),
@@ -63,6 +46,13 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       Number.isFinite(cacheSeconds) && cacheSeconds >= 0
         ? Math.min(cacheSeconds, MAX_KEY_CACHE_SECONDS) * 1000
         : MAX_KEY_CACHE_SECONDS * 1000,
+    logLevel,
+    allowedOrigins: new Set(
+      (env[ENV.allowedOrigins] ?? '')
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter((origin) => origin !== ''),
+    ),
   };
 }
 

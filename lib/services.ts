@@ -1,10 +1,12 @@
 /**
- * The handlers' dependencies, built once per process from the environment (config.ts) and reused
- * across invocations. Rebuilt only after setEnvironment() (config.ts), through which local mode and
- * tests point the process at another store or table, and which never happens on Lambda.
+ * The handlers' dependencies, built from one Config (config.ts) and reused across invocations: the
+ * stores on one DynamoDB client, the key verifier and its cache time, the log level. On Lambda they
+ * are built once, when the function module loads; local mode and the tests, which change the
+ * environment in one process, rebuild them with reconfigure().
  */
 import { KeyVerifier } from './auth/key-verifier.ts';
-import { type Config, ENV, onEnvironmentChange, readConfig } from './config.ts';
+import { type Config, ENV, readConfig } from './config.ts';
+import { setLogLevel } from './http/log.ts';
 import { DynamoDbApiKeyStore } from './store/dynamodb-api-key-store.ts';
 import { createDocumentClient } from './store/dynamodb-client.ts';
 import { DynamoDbPetStore } from './store/dynamodb-pet-store.ts';
@@ -16,22 +18,21 @@ export interface Services {
   readonly keys: KeyVerifier;
 }
 
-let current: Services | undefined;
-onEnvironmentChange(() => {
-  current = undefined;
-});
+function buildServices(config: Config): Services {
+  setLogLevel(config.logLevel);
+  const client = createDocumentClient(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint } : {});
+  return {
+    config,
+    pets: new DynamoDbPetStore(client, config.petsTable, config.idempotencyTable),
+    keys: new KeyVerifier(new DynamoDbApiKeyStore(client, config.apiKeysTable), { cacheMs: config.keyCacheMs }),
+  };
+}
 
-/** Called twice a request (auth, handler): after the first, a field read. */
+let current: Services | undefined;
+
+/** This instance's services, built from the environment on first use. */
 export function services(): Services {
-  if (!current) {
-    const config = readConfig();
-    const client = createDocumentClient(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint } : {});
-    current = {
-      config,
-      pets: new DynamoDbPetStore(client, config.petsTable, config.idempotencyTable),
-      keys: new KeyVerifier(new DynamoDbApiKeyStore(client, config.apiKeysTable), { cacheMs: config.keyCacheMs }),
-    };
-  }
+  current ??= buildServices(readConfig());
   return current;
 }
 
@@ -42,4 +43,18 @@ export function services(): Services {
  */
 export function prepareServices(): void {
   if (process.env[ENV.petsTable] && process.env[ENV.apiKeysTable]) services();
+}
+
+/**
+ * Sets environment variables (undefined removes one) and rebuilds the services from the result, at
+ * once if it names the tables, else on first use: how local mode and the tests point this process
+ * at another store, table, log level or origins. Assigning process.env alone changes nothing built.
+ */
+export function reconfigure(vars: Readonly<Record<string, string | undefined>> = {}): void {
+  for (const [name, value] of Object.entries(vars)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  current = undefined;
+  prepareServices();
 }

@@ -8,7 +8,8 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { generateApiKey, hashApiKey, isWellFormedApiKey, newApiKeyRecord } from '#lib/auth/api-keys.ts';
-import { ENV, setEnvironment } from '#lib/config.ts';
+import { ENV } from '#lib/config.ts';
+import { reconfigure } from '#lib/services.ts';
 import { createDocumentClient } from '#lib/store/dynamodb-client.ts';
 import { DynamoDbApiKeyStore } from '#lib/store/dynamodb-api-key-store.ts';
 import { apiKeysTable, idempotencyTable, petsTable } from '#lib/store/tables.ts';
@@ -119,7 +120,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   let stageApi: StageApi | undefined;
   try {
     // The handlers read their configuration from the environment, as on Lambda.
-    setEnvironment({
+    reconfigure({
       [ENV.dynamodbEndpoint]: endpoint,
       [ENV.petsTable]: tableNames.pets,
       [ENV.apiKeysTable]: tableNames.apiKeys,

@@ -2,7 +2,8 @@
  * A stage's REST API ready to serve, in one of local mode's two modes: the same template-driven
  * gateway either way; only the code that answers an AWS_PROXY integration differs.
  */
-import { ENV, setEnvironment } from '#lib/config.ts';
+import { ENV } from '#lib/config.ts';
+import { reconfigure } from '#lib/services.ts';
 import type { StageName } from '../cdk/stages.ts';
 import { cachedStageTemplate, localTableRefs, readAssemblyStage } from './cloud-assembly.ts';
 import { LocalRestApi } from './gateway/rest-api.ts';
@@ -51,7 +52,7 @@ function applyTemplateEnvironment(definition: RestApiDefinition): void {
       if (typeof value === 'string' && name !== 'NODE_OPTIONS' && process.env[name] === undefined) unset[name] ??= value;
     }
   }
-  setEnvironment(unset);
+  reconfigure(unset);
 }
 
 export interface BundleStageOptions {

@@ -29,20 +29,14 @@ export class KeyVerifier {
     this.#now = options.now ?? Date.now;
   }
 
-  /**
-   * The record of a known, unrevoked, unexpired key, else undefined. Store failures propagate.
-   * `onLookup` is called, synchronously, when the answer is not cached and the store is about to be
-   * asked: the caller may start work that only pays off if the key turns out valid.
-   */
-  async verify(token: string, onLookup?: () => void): Promise<ApiKeyRecord | undefined> {
+  /** The record of a known, unrevoked, unexpired key, else undefined. Store failures propagate. */
+  async verify(token: string): Promise<ApiKeyRecord | undefined> {
     if (!isWellFormedApiKey(token)) return undefined;
     const keyHash = hashApiKey(token);
     const now = this.#now();
     let entry = this.#cache.get(keyHash);
     if (!entry || entry.expires <= now) {
-      const lookup = this.#lookup.findByHash(keyHash);
-      onLookup?.();
-      entry = { record: await lookup, expires: now + this.#cacheMs };
+      entry = { record: await this.#lookup.findByHash(keyHash), expires: now + this.#cacheMs };
       this.#remember(keyHash, entry);
     }
     return entry.record !== undefined && isUsable(entry.record, new Date(now)) ? entry.record : undefined;

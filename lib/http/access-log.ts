@@ -2,10 +2,13 @@
  * Outermost middleware: stamps every response (success or error) with the request id and the
  * headers every answer carries, and writes one JSON access-log line per request, with the
  * function's name and whether the request was its instance's first (`coldStart`), as Powertools
- * Logger marks them (there as `function_name` and `cold_start`; camelCase here, like every field).
+ * Logger marks them (there as `function_name` and `cold_start`; camelCase here, like every field),
+ * and the public id of the API key that authenticated it (`keyId`, as `npm run keys -- list` shows
+ * it), so that abuse can be traced to a key; never the key or its hash.
  */
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { authenticatedKeyId } from './bearer-auth.ts';
 import { isLogged, log } from './log.ts';
 import type { ApiResult } from './response.ts';
 
@@ -31,6 +34,7 @@ export function accessLog(operationId: string): MiddlewareObj<APIGatewayProxyEve
     // Production logs at warn: API Gateway's access log is the request's line there.
     if (!isLogged('info')) return;
     const start = started.get(request.event);
+    const keyId = authenticatedKeyId(request.event);
     log('info', 'request', {
       requestId,
       operationId,
@@ -38,6 +42,7 @@ export function accessLog(operationId: string): MiddlewareObj<APIGatewayProxyEve
       method: request.event.httpMethod,
       resource: request.event.resource,
       status: response.statusCode,
+      ...(keyId === undefined ? {} : { keyId }),
       ...(start === undefined ? {} : { coldStart: start.coldStart, durationMs: Math.round(performance.now() - start.at) }),
     });
   };

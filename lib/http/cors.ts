@@ -1,13 +1,12 @@
 /**
- * CORS on the functions' answers, for the browser origins a stage allows (ALLOWED_ORIGINS, from the
- * stage setting `allowedOrigins`). An allowed origin gets `Access-Control-Allow-Origin` naming it and
+ * CORS on the functions' answers, for the browser origins a stage allows (the configuration's
+ * allowedOrigins: ALLOWED_ORIGINS, from the stage setting `allowedOrigins`). An allowed origin gets `Access-Control-Allow-Origin` naming it and
  * the response headers a page may read; any other origin gets none. Every answer says `Vary: Origin`
  * once CORS is on, so a cache never hands one origin's answer to another. The preflight and the
  * gateway's own answers are the gateway's (infra/cdk/constructs/cors-preflight.ts).
  */
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { ENV, onEnvironmentChange } from '../config.ts';
 import { header } from './response.ts';
 import type { ApiResult } from './response.ts';
 
@@ -18,34 +17,19 @@ export const CORS_EXPOSED_HEADERS = 'Location, Link, X-Request-Id, Idempotent-Re
 /** Seconds a browser may cache a preflight. */
 export const CORS_MAX_AGE_SECONDS = 600;
 
-let parsed: ReadonlySet<string> | undefined;
-onEnvironmentChange(() => {
-  parsed = undefined;
-});
-
-function allowedOrigins(): ReadonlySet<string> {
-  parsed ??= new Set(
-    (process.env[ENV.allowedOrigins] ?? '')
-      .split(',')
-      .map((o) => o.trim())
-      .filter((o) => o !== ''),
-  );
-  return parsed;
-}
-
-/** The CORS headers of an answer to a request from `origin`; none when CORS is off. */
-export function corsHeaders(origin: string | undefined): Record<string, string> {
-  const allowed = allowedOrigins();
+/** The CORS headers of an answer to a request from `origin`; none when CORS is off (no allowed origin). */
+export function corsHeaders(origin: string | undefined, allowed: ReadonlySet<string>): Record<string, string> {
   if (allowed.size === 0) return {};
   if (origin === undefined || !allowed.has(origin)) return { Vary: 'Origin' };
   return { 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': CORS_EXPOSED_HEADERS, Vary: 'Origin' };
 }
 
-export function cors(): MiddlewareObj<APIGatewayProxyEvent, ApiResult> {
+export function cors(allowedOrigins: () => ReadonlySet<string>): MiddlewareObj<APIGatewayProxyEvent, ApiResult> {
   const mark = (request: Request<APIGatewayProxyEvent, ApiResult>): void => {
+    const allowed = allowedOrigins();
     // CORS off (the default): no header lookup and no copy of the headers on the hot path.
-    if (!request.response || allowedOrigins().size === 0) return;
-    request.response.headers = { ...request.response.headers, ...corsHeaders(header(request.event.headers, 'origin')) };
+    if (!request.response || allowed.size === 0) return;
+    request.response.headers = { ...request.response.headers, ...corsHeaders(header(request.event.headers, 'origin'), allowed) };
   };
   return { after: mark, onError: mark };
 }

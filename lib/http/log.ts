@@ -4,7 +4,6 @@
  * API keys, and the request id is enough to correlate with API Gateway's own logs.
  */
 
-import { ENV, onEnvironmentChange } from '../config.ts';
 import { sourceMappedStack } from './source-mapped-stack.ts';
 
 /** The levels, least severe first: the functions' LOG_LEVEL, and the stage setting `logLevel`. */
@@ -24,20 +23,16 @@ export function setLogSink(next: LogSink): LogSink {
   return previous;
 }
 
-let current: number | undefined;
-onEnvironmentChange(() => {
-  current = undefined;
-});
+let threshold = LEVELS.info;
 
-/** LOG_LEVEL's threshold, read once (config.ts, onEnvironmentChange). */
-function threshold(): number {
-  current ??= LEVELS[process.env[ENV.logLevel]?.toLowerCase() as LogLevel] ?? LEVELS.info;
-  return current;
+/** The least severe level written; info until the services are built (services.ts, from LOG_LEVEL). */
+export function setLogLevel(level: LogLevel): void {
+  threshold = LEVELS[level];
 }
 
 /** Whether a line of this level is written: lets a caller skip building fields nobody will see. */
 export function isLogged(level: LogLevel): boolean {
-  return LEVELS[level] >= threshold();
+  return LEVELS[level] >= threshold;
 }
 
 export function log(level: LogLevel, message: string, fields: Record<string, unknown> = {}): void {

@@ -1,6 +1,8 @@
 /**
  * API key records on DynamoDB, addressed by the key's SHA-256 hash. Handlers only look keys up;
- * issuing, listing and revoking are for the key CLI (infra/cli/keys.ts).
+ * issuing, listing and revoking are for the key CLI (infra/cli/keys.ts). A lookup is a strongly
+ * consistent read, so a key works the moment `keys create` returns; it is made at most once a
+ * minute per key and instance (the verifier's cache), so its double read cost does not matter.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, paginateScan, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -19,7 +21,7 @@ export class DynamoDbApiKeyStore implements ApiKeyLookup {
 
   async findByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
     try {
-      const { Item } = await this.#client.send(new GetCommand({ TableName: this.#tableName, Key: { keyHash } }));
+      const { Item } = await this.#client.send(new GetCommand({ TableName: this.#tableName, Key: { keyHash }, ConsistentRead: true }));
       return Item as ApiKeyRecord | undefined;
     } catch (error) {
       throw classifyStoreError(error, 'look up API key');

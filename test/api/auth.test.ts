@@ -3,6 +3,7 @@
  * the refusal says nothing about why a key is not usable, and what is accepted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main as keysCli } from '../../infra/cli/keys.ts';
 import { generateApiKey, newApiKeyRecord } from '#lib/auth/api-keys.ts';
 import { createDocumentClient } from '#lib/store/dynamodb-client.ts';
 import { DynamoDbApiKeyStore } from '#lib/store/dynamodb-api-key-store.ts';
@@ -90,6 +91,20 @@ describe.each(OPERATIONS)('%s refuses with 401 unauthorized and a Bearer challen
   });
 });
 
+describe('an overlong Authorization header', () => {
+  it.each(OPERATIONS)('%s refuses 8 KiB of spaces before the key with the usual 401, without matching it', async (operation) => {
+    const res = await call(operation, `Bearer${' '.repeat(8 * 1024)}${api.apiKey}`);
+    const { body } = await expectUnauthorized(res);
+    expect(JSON.parse(body)).toEqual({
+      code: 'unauthorized',
+      message: expect.stringMatching(
+        /^Authorization header longer than \d+ characters: send the API key as "Authorization: Bearer <API_KEY>"\.$/,
+      ),
+      status: 401,
+    });
+  });
+});
+
 describe('ambiguous credentials', () => {
   it.each(OPERATIONS)('%s refuses two Authorization headers, even when one holds the valid key', async (operation) => {
     const target = operation === 'getPet' ? `/pets/${pet.id}` : '/pets';
@@ -159,6 +174,15 @@ describe('accepted credentials', () => {
     expectPet(await expectJson(created, 201));
     const read = await call('getPet', authorization(api.apiKey));
     expect(await expectJson(read, 200)).toEqual(pet);
+  });
+
+  it('a key works on the very next request after `npm run keys -- create` returns', async () => {
+    const out: string[] = [];
+    const target = ['--endpoint', api.stack.dynamodbEndpoint, '--table', api.stack.tableNames.apiKeys];
+    expect(await keysCli(['create', '--label', 'just made', ...target], (line) => out.push(line))).toBe(0);
+    const key = /^psk_[A-Za-z0-9_-]{32}$/m.exec(out.join('\n'))?.[0];
+    expect(key).toBeDefined();
+    expect(Array.isArray(await expectJson(await call('listPets', `Bearer ${key}`), 200))).toBe(true);
   });
 
   it('a key whose expiry is still in the future works', async () => {

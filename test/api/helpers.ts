@@ -8,7 +8,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import type { TestApi } from '../support/local-api.ts';
 import { PET_STATUSES, type Pet, type PetStatus as Status } from '#lib/domain/pet.ts';
-import { setEnvironment } from '#lib/config.ts';
+import { reconfigure } from '#lib/services.ts';
 import type { ErrorBody } from '#lib/http/errors.ts';
 
 export { PET_STATUSES, type Pet, type Status };
@@ -154,15 +154,15 @@ export const origin = (api: TestApi): string => new URL(api.url).origin;
 
 /**
  * Sets environment variables for the duration of `run`, then restores them exactly; the handlers
- * read them again each time (setEnvironment, as local mode does).
+ * rebuild their services from them each time (reconfigure, as local mode does).
  */
 export async function withEnv<T>(vars: Record<string, string>, run: () => Promise<T>): Promise<T> {
   const saved = Object.fromEntries(Object.keys(vars).map((name) => [name, process.env[name]]));
-  setEnvironment(vars);
+  reconfigure(vars);
   try {
     return await run();
   } finally {
-    setEnvironment(saved);
+    reconfigure(saved);
   }
 }
 

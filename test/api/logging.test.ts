@@ -4,8 +4,10 @@
  * The handlers run in this process, so `setLogSink` sees every line they write.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKey } from '#lib/auth/api-keys.ts';
-import { ENV, setEnvironment } from '#lib/config.ts';
+import { main as keysCli } from '../../infra/cli/keys.ts';
+import { generateApiKey, hashApiKey, keyIdFromHash } from '#lib/auth/api-keys.ts';
+import { ENV } from '#lib/config.ts';
+import { reconfigure } from '#lib/services.ts';
 import { setLogSink } from '#lib/http/log.ts';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
 import { closedPort, createPet, expectRequestId, origin, postJson, withEnv } from './helpers.ts';
@@ -23,7 +25,7 @@ const secrets = new Set<string>();
 
 beforeAll(async () => {
   previousLevel = process.env.LOG_LEVEL;
-  setEnvironment({ LOG_LEVEL: 'info' });
+  reconfigure({ LOG_LEVEL: 'info' });
   previousSink = setLogSink((line) => lines.push(line));
   api = await startTestApi();
   secrets.add(api.apiKey);
@@ -98,7 +100,7 @@ afterAll(async () => {
     await api?.close();
   } finally {
     if (previousSink) setLogSink(previousSink);
-    setEnvironment({ LOG_LEVEL: previousLevel });
+    reconfigure({ LOG_LEVEL: previousLevel });
   }
 });
 
@@ -176,6 +178,27 @@ describe('log output', () => {
     };
     expect(detail('500').map((r) => r.level)).toContain('error');
     expect(detail('503').some((r) => r.level === 'warn' || r.level === 'error')).toBe(true);
+  });
+
+  it("carries the public id of the request's key, as `npm run keys -- list` shows it, on each authenticated access line only", async () => {
+    const keyId = keyIdFromHash(hashApiKey(api.apiKey));
+    const listed: string[] = [];
+    const target = ['--endpoint', api.stack.dynamodbEndpoint, '--table', api.stack.tableNames.apiKeys];
+    expect(await keysCli(['list', ...target], (line) => listed.push(line))).toBe(0);
+    expect(listed.join('\n')).toContain(keyId);
+
+    const access = new Map(
+      parsed()
+        .filter((r) => r.message === 'request')
+        .map((r) => [r.requestId, r]),
+    );
+    for (const { requestId, status, label } of handled) {
+      const line = access.get(requestId);
+      // The 503 is the key lookup's own failure: no key was established.
+      expect(line?.keyId, label).toBe(status === 401 || label === '503' ? undefined : keyId);
+    }
+    // Never the key's hash, which `keys list` does not show either.
+    for (const line of lines) expect(line).not.toContain(hashApiKey(api.apiKey));
   });
 
   it('never contains the API key, "Bearer <key>" or any Authorization value sent', () => {

@@ -7,7 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '#lib/auth/api-keys.ts';
-import { ENV, setEnvironment } from '#lib/config.ts';
+import { ENV } from '#lib/config.ts';
+import { reconfigure } from '#lib/services.ts';
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS } from '#lib/http/cors.ts';
 import { synthesizeStageTemplate } from '../../infra/local/cloud-assembly.ts';
 import { type LocalStack, startLocalStack } from '../../infra/local/local-stack.ts';
@@ -21,14 +22,14 @@ let previousOrigins: string | undefined;
 
 beforeAll(async () => {
   previousOrigins = process.env[ENV.allowedOrigins];
-  setEnvironment({ [ENV.allowedOrigins]: undefined });
+  reconfigure({ [ENV.allowedOrigins]: undefined });
   const template = await synthesizeStageTemplate('staging', { 'staging.allowedOrigins': ALLOWED.join(',') });
   stack = await startLocalStack({ port: 0, dataDir: ':memory:', apiKey, template });
 });
 
 afterAll(async () => {
   await stack?.close();
-  setEnvironment({ [ENV.allowedOrigins]: previousOrigins });
+  reconfigure({ [ENV.allowedOrigins]: previousOrigins });
 });
 
 const call = (path: string, init: RequestInit & { origin?: string } = {}) => {

@@ -1,7 +1,7 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { bearerToken } from '#lib/http/bearer-auth.ts';
+import { bearerToken, MAX_AUTHORIZATION_LENGTH } from '#lib/http/bearer-auth.ts';
 import { errorResponder, toHttpError } from '#lib/http/error-responder.ts';
 import { HttpError, INTERNAL_ERROR_MESSAGE } from '#lib/http/errors.ts';
 import { MAX_BODY_BYTES, parseJsonBody } from '#lib/http/json-body.ts';
@@ -124,6 +124,19 @@ describe('bearerToken', () => {
       expect(error.message).toContain('Authorization: Bearer <API_KEY>');
     },
   );
+  it(`refuses a value longer than ${MAX_AUTHORIZATION_LENGTH} characters before matching it, such as 8 KiB of spaces before a line break`, () => {
+    for (const value of [`Bearer${' '.repeat(8 * 1024)}\nx`, `Bearer ${' '.repeat(MAX_AUTHORIZATION_LENGTH)}psk_x`]) {
+      const error = thrownHttpError(() => bearerToken(withAuth(value)));
+      expect(error.status).toBe(401);
+      expect(error.headers['WWW-Authenticate']).toBe('Bearer realm="petstore"');
+      expect(error.message).toBe(
+        `Authorization header longer than ${MAX_AUTHORIZATION_LENGTH} characters: send the API key as "Authorization: Bearer <API_KEY>".`,
+      );
+    }
+    const longest = `Bearer ${' '.repeat(MAX_AUTHORIZATION_LENGTH - 'Bearer  abc'.length)} abc`;
+    expect(longest).toHaveLength(MAX_AUTHORIZATION_LENGTH);
+    expect(bearerToken(withAuth(longest))).toBe('abc');
+  });
 });
 
 describe('parseJsonBody', () => {
