@@ -20,7 +20,6 @@ import {
   type HeaderId,
   type HeaderUse,
   LOCAL_SERVER,
-  OPENAPI_DOCUMENT_PATH,
   OPENAPI_VERSION,
   OPERATIONS,
   type OperationContract,
@@ -46,7 +45,7 @@ import {
   type ResponseObject,
 } from './types.ts';
 
-export { API_VERSION, GATEWAY_RESPONSES_EXTENSION, LOCAL_SERVER, OPENAPI_DOCUMENT_PATH, OPENAPI_VERSION };
+export { API_VERSION, GATEWAY_RESPONSES_EXTENSION, LOCAL_SERVER, OPENAPI_VERSION };
 export type { HeaderObject, OpenApiDocument, OperationObject, ParameterObject, Reference, ResponseObject };
 
 /**
@@ -199,7 +198,7 @@ function operation(route: Route, contract: OperationContract, context: BuildCont
 }
 
 function deprecationDescription(route: Route): string {
-  const sunset = route.sunset ? new Date(`${route.sunset}T00:00:00Z`).toUTCString() : 'a date to be announced';
+  const sunset = route.sunset ?? 'a date to be announced';
   const successor = routes.find((r) => r.resource === route.successor && r.method === 'GET');
   return (
     `Deprecated: this operation stops working on ${sunset}. ` +

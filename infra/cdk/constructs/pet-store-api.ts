@@ -31,8 +31,8 @@ import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
 import { REQUEST_ID_HEADER } from '#lib/http/access-log.ts';
 import { REFERENCE_PAGE_PATH } from '#lib/openapi/reference-page.ts';
-import { OPENAPI_DOCUMENT_PATH, openApiMappingTemplate } from '#lib/openapi/serve.ts';
-import { API_BASE_PATH, allowedMethods, resources, type Route, routes } from '#lib/routes.ts';
+import { openApiMappingTemplate } from '#lib/openapi/serve.ts';
+import { API_BASE_PATH, allowedMethods, OPENAPI_DOCUMENT_PATH, resources, type Route, routes } from '#lib/routes.ts';
 import type { StageSettings } from '../stages.ts';
 import {
   COMMON_ERROR_HEADERS,
