@@ -213,7 +213,7 @@ function formatTable(records: ApiKeyRecord[]): string {
     .join('\n');
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (import.meta.main) {
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (error: unknown) => {
