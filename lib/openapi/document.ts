@@ -6,6 +6,7 @@
  */
 import { ERROR_CODES, type ErrorCode } from '../http/errors.ts';
 import { JSON_CONTENT_TYPE } from '../http/response.ts';
+import { mapValues } from '../map-values.ts';
 import { type HttpMethod, type Route, resources, routes } from '../routes.ts';
 import {
   API_VERSION,
@@ -232,10 +233,6 @@ export function buildOpenApiDocument(): OpenApiDocument {
     },
     [GATEWAY_RESPONSES_EXTENSION]: gatewayResponsesExtension(),
   };
-}
-
-function mapValues<T, U>(values: Record<string, T>, fn: (value: T) => U): Record<string, U> {
-  return Object.fromEntries(Object.entries(values).map(([key, value]) => [key, fn(value)]));
 }
 
 /** The committed form: 2-space JSON with a trailing newline. */

@@ -30,6 +30,7 @@ import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
 import { REQUEST_ID_HEADER } from '#lib/http/access-log.ts';
+import { mapValues } from '#lib/map-values.ts';
 import { REFERENCE_PAGE_PATH } from '#lib/openapi/reference-page.ts';
 import { openApiMappingTemplate } from '#lib/openapi/serve.ts';
 import { API_BASE_PATH, allowedMethods, OPENAPI_DOCUMENT_PATH, resources, type Route, routes } from '#lib/routes.ts';
@@ -407,8 +408,4 @@ function declaredParameters(headers: Readonly<Record<string, string>>): Record<s
 
 function quoted(value: string): string {
   return `'${value}'`;
-}
-
-function mapValues(values: Readonly<Record<string, string>>, fn: (value: string) => string): Record<string, string> {
-  return Object.fromEntries(Object.entries(values).map(([key, value]) => [key, fn(value)]));
 }
