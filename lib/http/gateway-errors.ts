@@ -16,13 +16,15 @@ export function notFoundError(): HttpError {
   return new HttpError('not_found', NOT_FOUND_MESSAGE);
 }
 
-/** `resource` as in the route table (`/pets`); the message shows it as clients address it. */
-export function methodNotAllowedMessage(method: string, resource: string): string {
-  return `Method ${method} is not allowed on ${API_BASE_PATH}${resource}. Allowed: ${allowedMethods(resource).join(', ')}.`;
+/** `path` as clients address it (`/v1/pets`), and the methods it allows. */
+export function methodNotAllowedMessage(method: string, path: string, allowed: readonly string[]): string {
+  return `Method ${method} is not allowed on ${path}. Allowed: ${allowed.join(', ')}.`;
 }
 
+/** `resource` as in the route table (`/pets`). */
 export function methodNotAllowedError(method: string, resource: string): HttpError {
-  return new HttpError('method_not_allowed', methodNotAllowedMessage(method, resource), {
-    Allow: allowedMethods(resource).join(', '),
+  const allowed = allowedMethods(resource);
+  return new HttpError('method_not_allowed', methodNotAllowedMessage(method, API_BASE_PATH + resource, allowed), {
+    Allow: allowed.join(', '),
   });
 }

@@ -211,7 +211,7 @@ export const EVERY_ANSWER_HEADERS = ['XRequestId'] as const satisfies readonly H
 /** The headers of every answer of a deprecated operation's function (lib/http/deprecation.ts). */
 export const DEPRECATION_HEADERS = ['Deprecation', 'Sunset', 'SuccessorLink'] as const satisfies readonly HeaderId[];
 
-export interface GatewayResponse {
+export interface GatewayResponseComponent {
   /** The error code of the answer; its status is the code's (lib/http/errors.ts). */
   readonly code: ErrorCode;
   readonly description: string;
@@ -225,7 +225,7 @@ export interface GatewayResponse {
 }
 
 /** The answers the gateway makes by itself, by response component name. */
-export const GATEWAY_RESPONSES = {
+export const GATEWAY_RESPONSE_COMPONENTS = {
   NotFound: {
     code: 'not_found',
     description: '`not_found`: no such path. Answered by the gateway for a path that no operation serves, before authentication.',
@@ -244,7 +244,7 @@ export const GATEWAY_RESPONSES = {
     headers: [{ id: 'RetryAfter', required: false }],
     usedBy: 'operations',
   },
-} as const satisfies Record<string, GatewayResponse>;
+} as const satisfies Record<string, GatewayResponseComponent>;
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

@@ -15,7 +15,7 @@ import {
   ERROR_HEADERS,
   EVERY_ANSWER_HEADERS,
   GATEWAY_MADE_STATUSES,
-  GATEWAY_RESPONSES,
+  GATEWAY_RESPONSE_COMPONENTS,
   HEADERS,
   INFO,
   type HeaderId,
@@ -115,7 +115,7 @@ function errorResponses(codes: readonly ErrorCode[], operationHeaders: readonly 
 
 /** Responses the gateway makes: components, referenced by operations and by the root extension. */
 function gatewayResponses(): Record<string, ResponseObject> {
-  return mapValues(GATEWAY_RESPONSES, ({ code, description, headers }) => ({
+  return mapValues(GATEWAY_RESPONSE_COMPONENTS, ({ code, description, headers }) => ({
     description,
     headers: responseHeaders(headers),
     content: jsonContent(errorSchema(ERROR_CODES[code], [code])),
@@ -126,7 +126,7 @@ const responseRef = (name: string): Reference => ({ $ref: `#/components/response
 
 /** The root extension: which gateway response answers a request that matches no operation. */
 function gatewayResponsesExtension(): OpenApiDocument[typeof GATEWAY_RESPONSES_EXTENSION] {
-  const byUse = new Map(Object.entries(GATEWAY_RESPONSES).map(([name, { usedBy }]) => [usedBy, name]));
+  const byUse = new Map(Object.entries(GATEWAY_RESPONSE_COMPONENTS).map(([name, { usedBy }]) => [usedBy, name]));
   const ref = (use: 'unknownPath' | 'methodNotAllowed'): Reference => {
     const name = byUse.get(use);
     if (!name) throw new Error(`No gateway response is used by ${GATEWAY_RESPONSES_EXTENSION}.${use}`);
@@ -173,7 +173,7 @@ function operation(route: Route, contract: OperationContract, context: BuildCont
     },
     ...errorResponses(contract.errors, deprecation),
   };
-  for (const [name, { code, usedBy }] of Object.entries(GATEWAY_RESPONSES)) {
+  for (const [name, { code, usedBy }] of Object.entries(GATEWAY_RESPONSE_COMPONENTS)) {
     if (usedBy === 'operations') responses[String(ERROR_CODES[code])] = responseRef(name);
   }
   const sorted = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));

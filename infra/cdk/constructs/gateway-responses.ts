@@ -6,7 +6,6 @@
  */
 import { ERROR_CODES, type ErrorCode, INTERNAL_ERROR_MESSAGE } from '#lib/http/errors.ts';
 import { GATEWAY_TOO_LARGE_MESSAGE, NOT_FOUND_MESSAGE, methodNotAllowedMessage } from '#lib/http/gateway-errors.ts';
-import { allowedMethods } from '#lib/routes.ts';
 
 export function statusOf(code: ErrorCode): number {
   return ERROR_CODES[code];
@@ -75,8 +74,6 @@ export const GATEWAY_RESPONSES = {
   },
 } as const satisfies Record<string, GatewayError>;
 
-export type GatewayResponseName = keyof typeof GATEWAY_RESPONSES;
-
 /** The Error body as a JSON template. `$context…` variables are substituted by API Gateway. */
 export function errorBody(code: ErrorCode, message: string): string {
   return JSON.stringify({ code, message, status: statusOf(code) });
@@ -92,14 +89,9 @@ export const COMMON_ERROR_HEADERS: Readonly<Record<string, string>> = {
 export const NOT_FOUND_BODY = errorBody('not_found', NOT_FOUND_MESSAGE);
 
 /**
- * Body of the 405 mock on a known resource: the mapping template fills in the method, giving the
- * same message as local mode, e.g. "Method DELETE is not allowed on /v1/pets. Allowed: GET, POST."
+ * Body of the 405 mock on `path` (as clients address it, `/v1/pets`), which allows `allowed`: the
+ * mapping template fills in the method, e.g. "Method DELETE is not allowed on /v1/pets. Allowed: GET, POST."
  */
-export function methodNotAllowedBody(resource: string): string {
-  return errorBody('method_not_allowed', methodNotAllowedMessage('$context.httpMethod', resource));
-}
-
-/** The `Allow` header value of a resource's 405. */
-export function allowHeader(resource: string): string {
-  return allowedMethods(resource).join(', ');
+export function methodNotAllowedBody(path: string, allowed: readonly string[]): string {
+  return errorBody('method_not_allowed', methodNotAllowedMessage('$context.httpMethod', path, allowed));
 }

@@ -40,7 +40,6 @@ import {
   GATEWAY_RESPONSES,
   type GatewayError,
   NOT_FOUND_BODY,
-  allowHeader,
   errorBody,
   methodNotAllowedBody,
   statusOf,
@@ -223,12 +222,7 @@ export class PetStoreApi extends Construct {
       // The CORS preflight, answered by the gateway: no function runs.
       if (cors) addPreflight(resource, allowedMethods(path), allowedOrigins);
       // API Gateway prefers a resource's explicit methods over ANY, so ANY sees only the others.
-      addMockMethod(resource, {
-        status: 405,
-        body: methodNotAllowedBody(path),
-        headers: { Allow: allowHeader(path) },
-        ...(cors ? { cors } : {}),
-      });
+      addMockMethod(resource, methodNotAllowed(`${API_BASE_PATH}${path}`, allowedMethods(path), cors ? { cors } : {}));
     }
     // The OpenAPI document, answered by the gateway itself: no function, no auth (docs/openapi.md).
     const document = base.addResource(OPENAPI_DOCUMENT_PATH.replace(/^\/+/, ''));
@@ -237,16 +231,9 @@ export class PetStoreApi extends Construct {
       status: 200,
       body: openApiMappingTemplate(),
       // Public, without credentials: browser-hosted tools on any origin may load it by URL.
-      headers: { 'Cache-Control': 'no-cache', 'Access-Control-Allow-Origin': '*' },
+      headers: { 'Cache-Control': 'no-cache', ...ANY_ORIGIN },
     });
-    addMockMethod(document, {
-      status: 405,
-      body: errorBody(
-        'method_not_allowed',
-        `Method $context.httpMethod is not allowed on ${API_BASE_PATH}${OPENAPI_DOCUMENT_PATH}. Allowed: GET.`,
-      ),
-      headers: { Allow: 'GET', 'Access-Control-Allow-Origin': '*' },
-    });
+    addMockMethod(document, methodNotAllowed(`${API_BASE_PATH}${OPENAPI_DOCUMENT_PATH}`, ['GET'], { headers: ANY_ORIGIN }));
   }
 
   /** The API reference page and its assets: public like the document, answered by one function. */
@@ -259,11 +246,7 @@ export class PetStoreApi extends Construct {
         operationName: resource === page ? 'getReferencePage' : 'getReferenceAsset',
         authorizationType: AuthorizationType.NONE,
       });
-      addMockMethod(resource, {
-        status: 405,
-        body: errorBody('method_not_allowed', `Method $context.httpMethod is not allowed on ${resource.path}. Allowed: GET.`),
-        headers: { Allow: 'GET', 'Access-Control-Allow-Origin': '*' },
-      });
+      addMockMethod(resource, methodNotAllowed(resource.path, ['GET'], { headers: ANY_ORIGIN }));
     }
   }
 
@@ -303,6 +286,14 @@ interface MockAnswer {
    * `Vary: Origin` on every answer. Without it the mock ignores Origin.
    */
   readonly cors?: { readonly origins: readonly string[]; readonly originHeaders: (origin: string) => Record<string, string> };
+}
+
+/** The public documents (the OpenAPI document, the reference page) may be read from any origin. */
+const ANY_ORIGIN = { 'Access-Control-Allow-Origin': '*' } as const;
+
+/** The 405 of `path` (as clients address it, `/v1/pets`), which allows `allowed`: Error body and `Allow`. */
+function methodNotAllowed(path: string, allowed: readonly string[], more: Pick<MockAnswer, 'headers' | 'cors'> = {}): MockAnswer {
+  return { ...more, status: 405, body: methodNotAllowedBody(path, allowed), headers: { Allow: allowed.join(', '), ...more.headers } };
 }
 
 /** A method (ANY by default) whose MOCK integration always answers `answer`, with the common headers. */
