@@ -15,7 +15,8 @@ import { MAX_BODY_BYTES } from '#lib/http/json-body.ts';
 import { errorResult } from '#lib/http/response.ts';
 import { API_BASE_PATH } from '#lib/routes.ts';
 import { COMMON_ERROR_HEADERS } from '../cdk/constructs/gateway-responses.ts';
-import { headerOf, type LocalRestApi, type RequestHead } from './gateway/rest-api.ts';
+import { headerOf } from './gateway/headers.ts';
+import type { LocalRestApi, RequestHead } from './gateway/rest-api.ts';
 
 /**
  * Bounds that keep idle or slow clients from exhausting the process (its file descriptors are the

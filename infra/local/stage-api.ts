@@ -3,6 +3,7 @@
  * gateway either way; only the code that answers an AWS_PROXY integration differs.
  */
 import { ENV, setEnvironment } from '#lib/config.ts';
+import { GATEWAY_MAX_BODY_BYTES } from '#lib/http/gateway-errors.ts';
 import type { StageName } from '../cdk/stages.ts';
 import { cachedStageTemplate, localTableRefs, readAssemblyStage } from './cloud-assembly.ts';
 import { LocalRestApi } from './gateway/rest-api.ts';
@@ -34,7 +35,10 @@ export async function sourceStageApi(options: SourceStageOptions = {}): Promise<
   const modules = [...new Set([...definition.functions.values()].map((fn) => sourceModuleOf(fn, definition)))];
   const handlers = await loadSourceHandlers(modules, options.handlers);
   return {
-    api: new LocalRestApi(definition, sourceInvoker(definition, handlers), { throttling: options.throttling ?? false }),
+    api: new LocalRestApi(definition, sourceInvoker(definition, handlers), {
+      throttling: options.throttling ?? false,
+      maxBodyBytes: GATEWAY_MAX_BODY_BYTES,
+    }),
     close: async () => undefined,
   };
 }
@@ -91,7 +95,7 @@ export function bundleStageApi(options: BundleStageOptions): StageApi {
     ...(options.onFunctionOutput ? { onOutput: options.onFunctionOutput } : {}),
   });
   return {
-    api: new LocalRestApi(definition, functions.invoke, { throttling: options.throttling ?? true }),
+    api: new LocalRestApi(definition, functions.invoke, { throttling: options.throttling ?? true, maxBodyBytes: GATEWAY_MAX_BODY_BYTES }),
     close: () => functions.close(),
   };
 }
