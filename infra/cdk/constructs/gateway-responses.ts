@@ -4,12 +4,8 @@
  * (throttling, unknown paths, integration failures, …) and the bodies of the mock methods that answer
  * unknown paths (404) and wrong methods (405) exactly as local mode does (lib/http/gateway-errors.ts).
  */
-import { ERROR_CODES, type ErrorCode, INTERNAL_ERROR_MESSAGE } from '#lib/http/errors.ts';
+import { type ErrorCode, HttpError, INTERNAL_ERROR_MESSAGE } from '#lib/http/errors.ts';
 import { GATEWAY_TOO_LARGE_MESSAGE, NOT_FOUND_MESSAGE, methodNotAllowedMessage } from '#lib/http/gateway-errors.ts';
-
-export function statusOf(code: ErrorCode): number {
-  return ERROR_CODES[code];
-}
 
 export interface GatewayError {
   readonly code: ErrorCode;
@@ -76,14 +72,8 @@ export const GATEWAY_RESPONSES = {
 
 /** The Error body as a JSON template. `$context…` variables are substituted by API Gateway. */
 export function errorBody(code: ErrorCode, message: string): string {
-  return JSON.stringify({ code, message, status: statusOf(code) });
+  return JSON.stringify(new HttpError(code, message).toBody());
 }
-
-/** Headers on every gateway-made error, besides Content-Type: the same ones the functions send. */
-export const COMMON_ERROR_HEADERS: Readonly<Record<string, string>> = {
-  'Cache-Control': 'no-store',
-  'X-Content-Type-Options': 'nosniff',
-};
 
 /** Body of the 404 mock on unknown paths. */
 export const NOT_FOUND_BODY = errorBody('not_found', NOT_FOUND_MESSAGE);

@@ -30,20 +30,14 @@ import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
 import { REQUEST_ID_HEADER } from '#lib/http/access-log.ts';
+import { ERROR_CODES } from '#lib/http/errors.ts';
+import { COMMON_RESPONSE_HEADERS } from '#lib/http/response.ts';
 import { mapValues } from '#lib/map-values.ts';
 import { REFERENCE_PAGE_PATH } from '#lib/openapi/reference-page.ts';
 import { openApiMappingTemplate } from '#lib/openapi/serve.ts';
 import { API_BASE_PATH, allowedMethods, OPENAPI_DOCUMENT_PATH, resources, type Route, routes } from '#lib/routes.ts';
 import type { StageSettings } from '../stages.ts';
-import {
-  COMMON_ERROR_HEADERS,
-  GATEWAY_RESPONSES,
-  type GatewayError,
-  NOT_FOUND_BODY,
-  errorBody,
-  methodNotAllowedBody,
-  statusOf,
-} from './gateway-responses.ts';
+import { GATEWAY_RESPONSES, type GatewayError, NOT_FOUND_BODY, errorBody, methodNotAllowedBody } from './gateway-responses.ts';
 import { pascal } from '../pascal.ts';
 import { allowedOriginHeaders, originSelectingTemplate, originStatus, preflightHeaders } from './cors-preflight.ts';
 import { serviceLogGroup } from './log-groups.ts';
@@ -262,10 +256,10 @@ export class PetStoreApi extends Construct {
       new GatewayResponse(this, `Gateway${pascal(type)}`, {
         restApi: this.api,
         type: ResponseType.of(type),
-        statusCode: String(statusOf(error.code)),
+        statusCode: String(ERROR_CODES[error.code]),
         responseHeaders: {
           'Content-Type': quoted('application/json'),
-          ...mapValues({ ...COMMON_ERROR_HEADERS, ...error.headers, ...cors }, quoted),
+          ...mapValues({ ...COMMON_RESPONSE_HEADERS, ...error.headers, ...cors }, quoted),
           [REQUEST_ID_HEADER]: 'context.requestId',
         },
         templates: { 'application/json': errorBody(error.code, error.message) },
@@ -300,7 +294,7 @@ function methodNotAllowed(path: string, allowed: readonly string[], more: Pick<M
 function addMockMethod(resource: IResource, answer: MockAnswer): void {
   const staticHeaders = {
     'Content-Type': 'application/json',
-    ...COMMON_ERROR_HEADERS,
+    ...COMMON_RESPONSE_HEADERS,
     ...answer.headers,
     ...(answer.cors ? { Vary: 'Origin' } : {}),
   };
@@ -346,7 +340,7 @@ function addMockMethod(resource: IResource, answer: MockAnswer): void {
  * an allowed origin; 403 `forbidden` for any other, with no CORS header, so the browser stops there.
  */
 function addPreflight(resource: IResource, methods: readonly string[], origins: readonly string[]): void {
-  const forbidden = { 'Content-Type': 'application/json', ...COMMON_ERROR_HEADERS, Vary: 'Origin' };
+  const forbidden = { 'Content-Type': 'application/json', ...COMMON_RESPONSE_HEADERS, Vary: 'Origin' };
   const [first = ''] = origins;
   const requestTemplate = originSelectingTemplate(origins);
   resource.addMethod(
@@ -369,7 +363,7 @@ function addPreflight(resource: IResource, methods: readonly string[], origins: 
         ...origins.map((origin, i) => ({
           statusCode: '204',
           selectionPattern: originStatus(i),
-          responseParameters: responseParameters({ ...COMMON_ERROR_HEADERS, ...preflightHeaders(origin, methods) }),
+          responseParameters: responseParameters({ ...COMMON_RESPONSE_HEADERS, ...preflightHeaders(origin, methods) }),
           responseTemplates: { 'application/json': '' },
         })),
       ],
@@ -378,7 +372,7 @@ function addPreflight(resource: IResource, methods: readonly string[], origins: 
       authorizationType: AuthorizationType.NONE,
       methodResponses: [
         { statusCode: '403', responseParameters: declaredParameters(forbidden) },
-        { statusCode: '204', responseParameters: declaredParameters({ ...COMMON_ERROR_HEADERS, ...preflightHeaders(first, methods) }) },
+        { statusCode: '204', responseParameters: declaredParameters({ ...COMMON_RESPONSE_HEADERS, ...preflightHeaders(first, methods) }) },
       ],
     },
   );
