@@ -199,12 +199,12 @@ export class PetStoreApi extends Construct {
     // With allowed origins, the gateway's own answers carry CORS for them too (constructs/cors.ts).
     const cors = allowedOrigins.length > 0 ? { origins: allowedOrigins, originHeaders: allowedOriginHeaders } : undefined;
     // `/` and `/v1` answer 404 like any unknown path; `{proxy+}` catches every other unknown path.
-    const base = this.api.root.resourceForPath(API_BASE_PATH.replace(/^\/+/, ''));
+    const base = this.api.root.resourceForPath(API_BASE_PATH);
     for (const resource of [this.api.root, base, this.api.root.addResource('{proxy+}')]) {
       addMockMethod(resource, { status: 404, body: NOT_FOUND_BODY, ...(cors ? { cors } : {}) });
     }
     for (const path of resources) {
-      const resource = base.resourceForPath(path.replace(/^\/+/, ''));
+      const resource = this.api.root.resourceForPath(API_BASE_PATH + path);
       for (const route of routes.filter((r) => r.resource === path)) {
         resource.addMethod(
           route.method,
@@ -219,7 +219,7 @@ export class PetStoreApi extends Construct {
       addMockMethod(resource, methodNotAllowed(`${API_BASE_PATH}${path}`, allowedMethods(path), cors ? { cors } : {}));
     }
     // The OpenAPI document, answered by the gateway itself: no function, no auth (docs/openapi.md).
-    const document = base.addResource(OPENAPI_DOCUMENT_PATH.replace(/^\/+/, ''));
+    const document = this.api.root.resourceForPath(API_BASE_PATH + OPENAPI_DOCUMENT_PATH);
     addMockMethod(document, {
       method: 'GET',
       status: 200,
@@ -232,8 +232,7 @@ export class PetStoreApi extends Construct {
 
   /** The API reference page and its assets: public like the document, answered by one function. */
   private addReferencePage(target: IFunction): void {
-    const base = this.api.root.resourceForPath(API_BASE_PATH.replace(/^\/+/, ''));
-    const page = base.addResource(REFERENCE_PAGE_PATH.replace(/^\/+/, ''));
+    const page = this.api.root.resourceForPath(API_BASE_PATH + REFERENCE_PAGE_PATH);
     const assets = page.addResource('{asset}');
     for (const resource of [page, assets]) {
       resource.addMethod('GET', new LambdaIntegration(target, { proxy: true, allowTestInvoke: false }), {
