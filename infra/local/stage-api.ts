@@ -28,12 +28,17 @@ export interface SourceStageOptions {
   readonly throttling?: boolean;
 }
 
+/** A function's handler, from its source module under `functions/`. */
+async function importHandler(module: string): Promise<ProxyHandler> {
+  return ((await import(`../../functions/${module}.ts`)) as { handler: ProxyHandler }).handler;
+}
+
 /** Source mode: the stage synthesized (in a worker thread, or from the cache); the handler sources answer, in this process. */
 export async function sourceStageApi(options: SourceStageOptions = {}): Promise<StageApi> {
   const definition = readRestApi(options.template ?? (await cachedStageTemplate(options.stage ?? 'staging')));
   applyTemplateEnvironment(definition);
   const modules = [...new Set([...definition.functions.values()].map((fn) => sourceModuleOf(fn, definition)))];
-  const handlers = await loadSourceHandlers(modules, options.handlers);
+  const handlers = await loadSourceHandlers(modules, importHandler, options.handlers);
   return {
     api: new LocalRestApi(definition, sourceInvoker(definition, handlers), {
       throttling: options.throttling ?? false,
