@@ -6,16 +6,19 @@
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
 
-export interface Route {
+interface RouteDefinition {
   /** The spec's operation name (the OpenAPI operationId). */
-  readonly operationId: 'listPets' | 'createPet' | 'getPet';
+  readonly operationId: string;
   readonly method: HttpMethod;
   /** API Gateway resource path, with `{param}` placeholders. */
   readonly resource: string;
   /** Module under `functions/` that exports the Lambda `handler`, without extension. */
-  readonly functionName: 'list-pets' | 'create-pet' | 'get-pet';
+  readonly functionName: string;
   readonly deprecated?: boolean;
-  /** For a deprecated route: the day it stops working (UTC), per spec §4.3. */
+  /**
+   * For a deprecated route: when it stops working, as the HTTP date the `Sunset` header carries
+   * (RFC 8594), e.g. `Thu, 05 Dec 2030 00:00:00 GMT`.
+   */
   readonly sunset?: string;
   /** For a deprecated route: the resource that replaces it. */
   readonly successor?: string;
@@ -27,7 +30,10 @@ export const API_BASE_PATH = '/v1';
 /** Where the OpenAPI document is served, relative to the base address (see docs/openapi.md). */
 export const OPENAPI_DOCUMENT_PATH = '/openapi.json';
 
-export const routes: readonly Route[] = [
+/** Midnight UTC of `day` (`2030-12-05`) as an HTTP date. */
+const httpDate = (day: string): string => new Date(`${day}T00:00:00Z`).toUTCString();
+
+const ROUTES = [
   { operationId: 'listPets', method: 'GET', resource: '/pets', functionName: 'list-pets' },
   { operationId: 'createPet', method: 'POST', resource: '/pets', functionName: 'create-pet' },
   {
@@ -36,10 +42,20 @@ export const routes: readonly Route[] = [
     resource: '/pets/{petId}',
     functionName: 'get-pet',
     deprecated: true,
-    sunset: '2030-12-05',
+    sunset: httpDate('2030-12-05'),
     successor: '/pets',
   },
-];
+] as const satisfies readonly RouteDefinition[];
+
+export type OperationId = (typeof ROUTES)[number]['operationId'];
+export type FunctionName = (typeof ROUTES)[number]['functionName'];
+
+export interface Route extends RouteDefinition {
+  readonly operationId: OperationId;
+  readonly functionName: FunctionName;
+}
+
+export const routes: readonly Route[] = ROUTES;
 
 export function routeFor(operationId: Route['operationId']): Route {
   const route = routes.find((r) => r.operationId === operationId);

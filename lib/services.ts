@@ -5,7 +5,7 @@
  * environment in one process, rebuild them with reconfigure().
  */
 import { KeyVerifier } from './auth/key-verifier.ts';
-import { type Config, ENV, readConfig } from './config.ts';
+import { type Config, ENV, readConfig, required } from './config.ts';
 import { setLogLevel } from './http/log.ts';
 import { DynamoDbApiKeyStore } from './store/dynamodb-api-key-store.ts';
 import { createDocumentClient } from './store/dynamodb-client.ts';
@@ -19,20 +19,31 @@ export interface Services {
 }
 
 function buildServices(config: Config): Services {
-  setLogLevel(config.logLevel);
+  const petsTable = required(config.petsTable, ENV.petsTable);
+  const apiKeysTable = required(config.apiKeysTable, ENV.apiKeysTable);
   const client = createDocumentClient(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint } : {});
   return {
     config,
-    pets: new DynamoDbPetStore(client, config.petsTable, config.idempotencyTable),
-    keys: new KeyVerifier(new DynamoDbApiKeyStore(client, config.apiKeysTable), { cacheMs: config.keyCacheMs }),
+    pets: new DynamoDbPetStore(client, petsTable, config.idempotencyTable),
+    keys: new KeyVerifier(new DynamoDbApiKeyStore(client, apiKeysTable), { cacheMs: config.keyCacheMs }),
   };
 }
 
+let currentConfig: Config | undefined;
 let current: Services | undefined;
 
-/** This instance's services, built from the environment on first use. */
+/** This instance's configuration, read from the environment on first use; it sets the log level. */
+export function config(): Config {
+  if (!currentConfig) {
+    currentConfig = readConfig();
+    setLogLevel(currentConfig.logLevel);
+  }
+  return currentConfig;
+}
+
+/** This instance's services, built from its configuration on first use. */
 export function services(): Services {
-  current ??= buildServices(readConfig());
+  current ??= buildServices(config());
   return current;
 }
 
@@ -55,6 +66,7 @@ export function reconfigure(vars: Readonly<Record<string, string | undefined>> =
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }
+  currentConfig = undefined;
   current = undefined;
   prepareServices();
 }

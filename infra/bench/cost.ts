@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CfnElement } from 'aws-cdk-lib';
 import { buildApp } from '../cdk/app.ts';
-import { cdkJsonContext } from '../local/cloud-assembly.ts';
+import { cdkJsonContext } from '../cdk/stages.ts';
 import { STAGE_NAMES, type StageName } from '../cdk/stages.ts';
 import type { Route } from '#lib/routes.ts';
 import { fixed, markdownTable } from './stats.ts';

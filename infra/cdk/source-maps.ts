@@ -8,8 +8,6 @@
  *   node infra/cdk/source-maps.ts <bundle>.map     (run after bundling: infra/cdk/constructs/api-function.ts)
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { decode, encode, type SourceMapSegment } from '@jridgewell/sourcemap-codec';
 
 /** A source of ours: under lib/ or functions/, not a dependency. */
@@ -56,6 +54,6 @@ export function trimSourceMap(file: string): void {
   writeFileSync(file, JSON.stringify({ ...rest, sources, names, mappings: encode(lines) }));
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (import.meta.main) {
   for (const file of process.argv.slice(2)) trimSourceMap(file);
 }

@@ -2,7 +2,12 @@
  * The deployment stages, their stack and output names, and their settings read from CDK context.
  * Free of CDK imports on purpose: the key CLI imports the stack and output names from here to find a
  * stage's tables through `aws cloudformation describe-stacks`.
+ *
+ * A stage setting lives in three places, each saying one thing: its default for each stage in
+ * cdk.json (`context.stages`, what operators edit and `-c` overrides), its rule in `stageContext`
+ * below (the check that fails the synth), and its meaning in `StageSettings`.
  */
+import { readFileSync } from 'node:fs';
 import * as z from 'zod';
 import { LOG_LEVELS, type LogLevel } from '#lib/http/log.ts';
 
@@ -65,7 +70,7 @@ export interface StageSettings {
   readonly logRetentionDays: number;
   /** How long a function may cache an API key lookup; the functions cap it at 60. */
   readonly apiKeyCacheSeconds: number;
-  /** The functions' LOG_LEVEL. */
+  /** The functions' LOG_LEVEL (production: `warn`; its one access line per request is API Gateway's). */
   readonly logLevel: LogLevel;
   /** Alarm when more than this percentage of requests end in a 5xx. */
   readonly alarm5xxRatePercent: number;
@@ -75,7 +80,8 @@ export interface StageSettings {
   readonly tracing: boolean;
   /**
    * API Gateway compresses (gzip or deflate, as the client's Accept-Encoding asks) every response
-   * body of at least this many bytes; 0 compresses all of them.
+   * body of at least this many bytes; 0 compresses all of them. (1024: a 1 KiB body gains little and
+   * pays for it in CPU; a page of pets gains ~10×.)
    */
   readonly minimumCompressionSizeBytes: number;
   /**
@@ -104,44 +110,11 @@ export interface StageSettings {
   readonly production: boolean;
 }
 
-type TunableKey =
-  | 'throttlingRateLimit'
-  | 'throttlingBurstLimit'
-  | 'logRetentionDays'
-  | 'apiKeyCacheSeconds'
-  | 'logLevel'
-  | 'alarm5xxRatePercent'
-  | 'alarmP99LatencyMs'
-  | 'tracing'
-  | 'minimumCompressionSizeBytes';
-
-/** Built-in defaults; cdk.json's `stages` context repeats them so operators see what to tune. */
-export const DEFAULT_STAGE_SETTINGS: Record<StageName, Pick<StageSettings, TunableKey>> = {
-  staging: {
-    throttlingRateLimit: 50,
-    throttlingBurstLimit: 100,
-    logRetentionDays: 14,
-    apiKeyCacheSeconds: 60,
-    logLevel: 'info',
-    alarm5xxRatePercent: 1,
-    alarmP99LatencyMs: 2000,
-    tracing: false,
-    // A 1 KiB body gains little from compression and pays for it in CPU; a page of pets gains ~10×.
-    minimumCompressionSizeBytes: 1024,
-  },
-  production: {
-    throttlingRateLimit: 500,
-    throttlingBurstLimit: 1000,
-    logRetentionDays: 90,
-    apiKeyCacheSeconds: 60,
-    // One access line per request: API Gateway's. The functions log only warnings and errors.
-    logLevel: 'warn',
-    alarm5xxRatePercent: 1,
-    alarmP99LatencyMs: 2000,
-    tracing: true,
-    minimumCompressionSizeBytes: 1024,
-  },
-};
+/** The `context` block of cdk.json, as the CDK CLI passes it to the app. */
+export function cdkJsonContext(): Record<string, unknown> {
+  const cdkJson = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context?: Record<string, unknown> };
+  return cdkJson.context ?? {};
+}
 
 /** The context key holding `{ staging: {...}, production: {...} }` (cdk.json). */
 export const STAGES_CONTEXT_KEY = 'stages';
@@ -217,24 +190,16 @@ const OFF_UNLESS_GIVEN = { hotfix: false } as const;
 export type ContextReader = (key: string) => unknown;
 
 /**
- * A stage's settings: the built-in defaults, overridden by `context.stages.<stage>` (cdk.json), then
+ * A stage's settings: cdk.json's `stages.<stage>`, overridden by `context.stages.<stage>` (cdk.json
+ * again under the CDK CLI, or all of `-c stages=…`), then
  * by flat `<stage>.<key>` context values, which is what `-c production.alarmEmail=ops@example.com`
  * gives on the command line. Unknown keys and bad values fail the synth with a message that names
  * the stage and the key.
  */
 export function readStageSettings(stage: StageName, readContext: ContextReader): StageSettings {
-  const raw: Record<string, unknown> = { ...OFF_UNLESS_GIVEN, ...DEFAULT_STAGE_SETTINGS[stage] };
-  const nested = parseMaybeJson(readContext(STAGES_CONTEXT_KEY), STAGES_CONTEXT_KEY);
-  if (nested !== undefined) {
-    if (!isRecord(nested)) throw new Error(`Context "${STAGES_CONTEXT_KEY}" must be an object keyed by stage.`);
-    for (const key of Object.keys(nested)) {
-      if (!isStageName(key)) throw new Error(`Context "${STAGES_CONTEXT_KEY}" has unknown stage "${key}".`);
-    }
-    const forStage = nested[stage];
-    if (forStage !== undefined) {
-      if (!isRecord(forStage)) throw new Error(`Context "${STAGES_CONTEXT_KEY}.${stage}" must be an object.`);
-      Object.assign(raw, forStage);
-    }
+  const raw: Record<string, unknown> = { ...OFF_UNLESS_GIVEN };
+  for (const stages of [cdkJsonContext()[STAGES_CONTEXT_KEY], readContext(STAGES_CONTEXT_KEY)]) {
+    Object.assign(raw, stageEntry(stage, parseMaybeJson(stages, STAGES_CONTEXT_KEY)));
   }
   for (const key of KNOWN_KEYS) {
     const flat = readContext(`${stage}.${key}`);
@@ -243,6 +208,19 @@ export function readStageSettings(stage: StageName, readContext: ContextReader):
   const parsed = stageContext.safeParse(raw);
   if (!parsed.success) throw new Error(describeIssues(stage, parsed.error, raw));
   return settingsOf(stage, parsed.data);
+}
+
+/** `stage`'s entry of a `stages` context value (`{ staging: {...}, production: {...} }`), checked. */
+function stageEntry(stage: StageName, stages: unknown): Record<string, unknown> {
+  if (stages === undefined) return {};
+  if (!isRecord(stages)) throw new Error(`Context "${STAGES_CONTEXT_KEY}" must be an object keyed by stage.`);
+  for (const key of Object.keys(stages)) {
+    if (!isStageName(key)) throw new Error(`Context "${STAGES_CONTEXT_KEY}" has unknown stage "${key}".`);
+  }
+  const entry = stages[stage];
+  if (entry === undefined) return {};
+  if (!isRecord(entry)) throw new Error(`Context "${STAGES_CONTEXT_KEY}.${stage}" must be an object.`);
+  return entry;
 }
 
 /** One line per problem: `stage "staging" setting "logLevel" must be one of …, got "loud".` */

@@ -25,6 +25,7 @@ import { createDocumentClient } from '#lib/store/dynamodb-client.ts';
 import { DynamoDbApiKeyStore } from '#lib/store/dynamodb-api-key-store.ts';
 import { isStageName, OUTPUT_IDS, STAGE_NAMES, stackName } from '../cdk/stages.ts';
 import { DEFAULT_DATA_DIR, IN_MEMORY, SERVER_INFO_FILE, openLocalStore } from '../local/local-stack.ts';
+import { UsageError } from './usage-error.ts';
 
 const USAGE = `Usage: npm run keys -- <create --label NAME [--expires-in 30d] | list | revoke KEY_ID>
        [--stage NAME [--region R] | --table NAME [--endpoint URL] [--region R] | --data-dir DIR]`;
@@ -91,8 +92,6 @@ export async function main(argv: string[], out: (line: string) => void = (l) => 
     await target.close();
   }
 }
-
-export class UsageError extends Error {}
 
 function durationOption(text: string): number {
   try {
@@ -214,7 +213,7 @@ function formatTable(records: ApiKeyRecord[]): string {
     .join('\n');
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (import.meta.main) {
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (error: unknown) => {

@@ -3,7 +3,8 @@
  * a realistic request mix against local mode or a deployed stage, judged against an SLO. `--help`
  * lists every flag, the SLO defaults and the exit statuses (docs/performance.md explains them).
  */
-import { formatMix, HELP, parseOptions, UsageError } from './loadtest/options.ts';
+import { formatMix, HELP, parseOptions } from './loadtest/options.ts';
+import { UsageError } from './usage-error.ts';
 import { evaluate, formatReport } from './loadtest/report.ts';
 import { newRunId, preflight, runLoad } from './loadtest/run.ts';
 

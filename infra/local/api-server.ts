@@ -12,10 +12,10 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import { REQUEST_ID_HEADER } from '#lib/http/access-log.ts';
 import { HttpError } from '#lib/http/errors.ts';
 import { MAX_BODY_BYTES } from '#lib/http/json-body.ts';
-import { errorResult } from '#lib/http/response.ts';
+import { COMMON_RESPONSE_HEADERS, errorResult } from '#lib/http/response.ts';
 import { API_BASE_PATH } from '#lib/routes.ts';
-import { COMMON_ERROR_HEADERS } from '../cdk/constructs/gateway-responses.ts';
-import { headerOf, type LocalRestApi, type RequestHead } from './gateway/rest-api.ts';
+import { headerOf } from './gateway/headers.ts';
+import type { LocalRestApi, RequestHead } from './gateway/rest-api.ts';
 
 /**
  * Bounds that keep idle or slow clients from exhausting the process (its file descriptors are the
@@ -128,7 +128,7 @@ function answerMalformedRequest(error: NodeJS.ErrnoException, socket: Duplex): v
 /** An error answered before any gateway saw the request, with the headers gateway errors carry. */
 function gatewayError(error: HttpError, requestId: string): APIGatewayProxyResult {
   const result = errorResult(error);
-  return { ...result, headers: { ...result.headers, ...COMMON_ERROR_HEADERS, [REQUEST_ID_HEADER]: requestId } };
+  return { ...result, headers: { ...result.headers, ...COMMON_RESPONSE_HEADERS, [REQUEST_ID_HEADER]: requestId } };
 }
 
 /**

@@ -18,12 +18,6 @@ import type { CfnTemplate, RestApiDefinition } from './gateway/template.ts';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 
-/** The `context` block of cdk.json, as the CDK CLI passes it to the app. */
-export function cdkJsonContext(): Record<string, unknown> {
-  const cdkJson = JSON.parse(readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8')) as { context?: Record<string, unknown> };
-  return cdkJson.context ?? {};
-}
-
 const SYNTH_WORKER = path.join(import.meta.dirname, 'synth-stage-worker.ts');
 
 /**

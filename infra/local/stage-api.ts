@@ -3,6 +3,7 @@
  * gateway either way; only the code that answers an AWS_PROXY integration differs.
  */
 import { ENV } from '#lib/config.ts';
+import { GATEWAY_MAX_BODY_BYTES } from '#lib/http/gateway-errors.ts';
 import { reconfigure } from '#lib/services.ts';
 import type { StageName } from '../cdk/stages.ts';
 import { cachedStageTemplate, localTableRefs, readAssemblyStage } from './cloud-assembly.ts';
@@ -28,14 +29,22 @@ export interface SourceStageOptions {
   readonly throttling?: boolean;
 }
 
+/** A function's handler, from its source module under `functions/`. */
+async function importHandler(module: string): Promise<ProxyHandler> {
+  return ((await import(`../../functions/${module}.ts`)) as { handler: ProxyHandler }).handler;
+}
+
 /** Source mode: the stage synthesized (in a worker thread, or from the cache); the handler sources answer, in this process. */
 export async function sourceStageApi(options: SourceStageOptions = {}): Promise<StageApi> {
   const definition = readRestApi(options.template ?? (await cachedStageTemplate(options.stage ?? 'staging')));
   applyTemplateEnvironment(definition);
   const modules = [...new Set([...definition.functions.values()].map((fn) => sourceModuleOf(fn, definition)))];
-  const handlers = await loadSourceHandlers(modules, options.handlers);
+  const handlers = await loadSourceHandlers(modules, importHandler, options.handlers);
   return {
-    api: new LocalRestApi(definition, sourceInvoker(definition, handlers), { throttling: options.throttling ?? false }),
+    api: new LocalRestApi(definition, sourceInvoker(definition, handlers), {
+      throttling: options.throttling ?? false,
+      maxBodyBytes: GATEWAY_MAX_BODY_BYTES,
+    }),
     close: async () => undefined,
   };
 }
@@ -92,7 +101,7 @@ export function bundleStageApi(options: BundleStageOptions): StageApi {
     ...(options.onFunctionOutput ? { onOutput: options.onFunctionOutput } : {}),
   });
   return {
-    api: new LocalRestApi(definition, functions.invoke, { throttling: options.throttling ?? true }),
+    api: new LocalRestApi(definition, functions.invoke, { throttling: options.throttling ?? true, maxBodyBytes: GATEWAY_MAX_BODY_BYTES }),
     close: () => functions.close(),
   };
 }

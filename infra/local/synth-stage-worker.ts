@@ -9,8 +9,7 @@ import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { App } from 'aws-cdk-lib';
 import { PetStoreStack } from '../cdk/stage-stack.ts';
-import { readStageSettings, type StageName, stackName } from '../cdk/stages.ts';
-import { cdkJsonContext } from './cloud-assembly.ts';
+import { cdkJsonContext, readStageSettings, type StageName, stackName } from '../cdk/stages.ts';
 
 const { stage, context } = workerData as { stage: StageName; context: Record<string, unknown> };
 const outdir = mkdtempSync(path.join(tmpdir(), 'petstore-local-synth-'));

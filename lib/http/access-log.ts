@@ -10,7 +10,7 @@ import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { authenticatedKeyId } from './bearer-auth.ts';
 import { isLogged, log } from './log.ts';
-import type { ApiResult } from './response.ts';
+import { type ApiResult, COMMON_RESPONSE_HEADERS } from './response.ts';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 
@@ -28,8 +28,7 @@ export function accessLog(operationId: string): MiddlewareObj<APIGatewayProxyEve
     response.headers = {
       ...response.headers,
       [REQUEST_ID_HEADER]: requestId,
-      'Cache-Control': 'no-store',
-      'X-Content-Type-Options': 'nosniff',
+      ...COMMON_RESPONSE_HEADERS,
     };
     // Production logs at warn: API Gateway's access log is the request's line there.
     if (!isLogged('info')) return;

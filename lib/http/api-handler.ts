@@ -14,7 +14,7 @@
 import middy, { type MiddlewareObj, type MiddyfiedHandler } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { type Route, routeFor } from '../routes.ts';
-import { prepareServices, services } from '../services.ts';
+import { config, prepareServices, services } from '../services.ts';
 import { accessLog } from './access-log.ts';
 import { bearerAuth } from './bearer-auth.ts';
 import { cors } from './cors.ts';
@@ -39,7 +39,7 @@ export function apiChain<TEvent extends Omit<APIGatewayProxyEvent, 'body'> = API
   prepareServices();
   const { sunset, successor } = routeFor(operationId);
   const chain = middy<TEvent, ApiResult>();
-  chain.use(accessLog(operationId)).use(cors(() => services().config.allowedOrigins));
+  chain.use(accessLog(operationId)).use(cors(() => config().allowedOrigins));
   if (sunset && successor) chain.use(deprecation({ sunset, successor }));
   chain.use(errorResponder()).use(bearerAuth(() => services().keys));
   for (const middleware of inner) chain.use(middleware);

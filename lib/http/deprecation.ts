@@ -11,14 +11,14 @@ import { absoluteUrl } from './urls.ts';
 /** RFC 9745 date of deprecation, `@<epoch seconds>`: 2026-01-01, the API's first release. */
 export const DEPRECATED_SINCE = '@1767225600';
 
+/** `sunset` and `successor` as in the route table (lib/routes.ts). */
 export function deprecation(options: { sunset: string; successor: string }): MiddlewareObj<APIGatewayProxyEvent, ApiResult> {
-  const sunset = new Date(`${options.sunset}T00:00:00Z`).toUTCString();
   const mark = (request: Request<APIGatewayProxyEvent, ApiResult>): void => {
     if (!request.response) return;
     request.response.headers = {
       ...request.response.headers,
       Deprecation: DEPRECATED_SINCE,
-      Sunset: sunset,
+      Sunset: options.sunset,
       Link: `<${absoluteUrl(request.event, API_BASE_PATH + options.successor)}>; rel="successor-version"`,
     };
   };

@@ -3,26 +3,28 @@
  * path does not allow. The CDK app renders these bodies in API Gateway's mock integrations and
  * gateway responses, and local mode serves those very templates (infra/local/gateway/).
  */
-import { API_BASE_PATH, allowedMethods } from '../routes.ts';
+import { API_BASE_PATH, allowedMethods, resources } from '../routes.ts';
 import { HttpError } from './errors.ts';
 
 /** API Gateway's own payload limit: larger requests never reach a function. */
 export const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
 export const GATEWAY_TOO_LARGE_MESSAGE = `Request body exceeds the gateway limit of ${GATEWAY_MAX_BODY_BYTES} bytes.`;
 
-export const NOT_FOUND_MESSAGE = 'No such resource. The API serves /v1/pets and /v1/pets/{petId}.';
+export const NOT_FOUND_MESSAGE = `No such resource. The API serves ${resources.map((r) => API_BASE_PATH + r).join(' and ')}.`;
 
 export function notFoundError(): HttpError {
   return new HttpError('not_found', NOT_FOUND_MESSAGE);
 }
 
-/** `resource` as in the route table (`/pets`); the message shows it as clients address it. */
-export function methodNotAllowedMessage(method: string, resource: string): string {
-  return `Method ${method} is not allowed on ${API_BASE_PATH}${resource}. Allowed: ${allowedMethods(resource).join(', ')}.`;
+/** `path` as clients address it (`/v1/pets`), and the methods it allows. */
+export function methodNotAllowedMessage(method: string, path: string, allowed: readonly string[]): string {
+  return `Method ${method} is not allowed on ${path}. Allowed: ${allowed.join(', ')}.`;
 }
 
+/** `resource` as in the route table (`/pets`). */
 export function methodNotAllowedError(method: string, resource: string): HttpError {
-  return new HttpError('method_not_allowed', methodNotAllowedMessage(method, resource), {
-    Allow: allowedMethods(resource).join(', '),
+  const allowed = allowedMethods(resource);
+  return new HttpError('method_not_allowed', methodNotAllowedMessage(method, API_BASE_PATH + resource, allowed), {
+    Allow: allowed.join(', '),
   });
 }

@@ -15,6 +15,7 @@ import { IDEMPOTENCY_KEY_HEADER } from '../http/idempotency-key.ts';
 import { MAX_BODY_BYTES } from '../http/json-body.ts';
 import { API_BASE_PATH, OPENAPI_DOCUMENT_PATH, type Route, routes } from '../routes.ts';
 import type * as z from 'zod/mini';
+import { type StageName, stackName } from '../../infra/cdk/stages.ts';
 import type { ComponentId, JsonSchema, ParameterSchemaId } from './schemas.ts';
 import {
   GATEWAY_RESPONSES_EXTENSION,
@@ -28,8 +29,6 @@ import {
 export const OPENAPI_VERSION = '3.1.1';
 /** The interface version (spec §9); its major version is the `/v1` of the base addresses. */
 export const API_VERSION = '1.0.0';
-/** Where the document is served (lib/routes.ts: the docs function needs it without this module). */
-export { OPENAPI_DOCUMENT_PATH };
 
 /** Local mode's server: in the committed document, not in the one a stage serves (serve.ts). */
 export const LOCAL_SERVER = {
@@ -40,11 +39,8 @@ export const LOCAL_SERVER = {
 export const SECURITY_SCHEME = 'bearerAuth';
 export const TAG = 'pets';
 
-/** The deployed stages (infra/cdk/stages.ts's STAGE_NAMES; a test keeps them equal). */
-export const STAGES = [
-  { stage: 'production', description: 'Production' },
-  { stage: 'staging', description: 'Staging' },
-] as const;
+/** How the document names each deployed stage, in the order it lists them. */
+const STAGE_TITLES = { production: 'Production', staging: 'Staging' } as const satisfies Record<StageName, string>;
 
 export const INFO: InfoObject = {
   title: 'Pet Store API',
@@ -60,13 +56,13 @@ export const INFO: InfoObject = {
 
 /** Each stage on its execute-api address, then local mode. */
 export const SERVERS: readonly ServerObject[] = [
-  ...STAGES.map(({ stage, description }) => ({
+  ...(Object.entries(STAGE_TITLES) as [StageName, string][]).map(([stage, title]) => ({
     url: `https://{apiId}.execute-api.{region}.amazonaws.com/${stage}${API_BASE_PATH}`,
-    description: `${description}: the stage's REST API on its execute-api address (or \`https://<custom domain>${API_BASE_PATH}\` when one is configured).`,
+    description: `${title}: the stage's REST API on its execute-api address (or \`https://<custom domain>${API_BASE_PATH}\` when one is configured).`,
     variables: {
       apiId: {
         default: 'your-api-id',
-        description: `The REST API id of the stage: the host of the \`BaseUrl\` output of the stack \`PetStore-${stage}\`.`,
+        description: `The REST API id of the stage: the host of the \`BaseUrl\` output of the stack \`${stackName(stage)}\`.`,
       },
       region: { default: 'us-east-1', description: 'The AWS region the stage is deployed to.' },
     },
@@ -215,7 +211,7 @@ export const EVERY_ANSWER_HEADERS = ['XRequestId'] as const satisfies readonly H
 /** The headers of every answer of a deprecated operation's function (lib/http/deprecation.ts). */
 export const DEPRECATION_HEADERS = ['Deprecation', 'Sunset', 'SuccessorLink'] as const satisfies readonly HeaderId[];
 
-export interface GatewayResponse {
+export interface GatewayResponseComponent {
   /** The error code of the answer; its status is the code's (lib/http/errors.ts). */
   readonly code: ErrorCode;
   readonly description: string;
@@ -229,7 +225,7 @@ export interface GatewayResponse {
 }
 
 /** The answers the gateway makes by itself, by response component name. */
-export const GATEWAY_RESPONSES = {
+export const GATEWAY_RESPONSE_COMPONENTS = {
   NotFound: {
     code: 'not_found',
     description: '`not_found`: no such path. Answered by the gateway for a path that no operation serves, before authentication.',
@@ -248,12 +244,11 @@ export const GATEWAY_RESPONSES = {
     headers: [{ id: 'RetryAfter', required: false }],
     usedBy: 'operations',
   },
-} as const satisfies Record<string, GatewayResponse>;
+} as const satisfies Record<string, GatewayResponseComponent>;
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const deprecated = routes.find((r) => r.deprecated && r.sunset && r.successor);
-const sunset = deprecated?.sunset ? new Date(`${deprecated.sunset}T00:00:00Z`).toUTCString() : undefined;
 
 export interface HeaderDefinition {
   /** The HTTP header name. */
@@ -319,7 +314,7 @@ export const HEADERS = {
     name: 'Sunset',
     description: 'The operation stops working at this time (RFC 8594).',
     required: true,
-    schema: sunset ? { type: 'string', const: sunset } : { type: 'string' },
+    schema: deprecated?.sunset ? { type: 'string', const: deprecated.sunset } : { type: 'string' },
   },
   SuccessorLink: {
     name: 'Link',

@@ -6,6 +6,7 @@
  */
 import { ERROR_CODES, type ErrorCode } from '../http/errors.ts';
 import { JSON_CONTENT_TYPE } from '../http/response.ts';
+import { mapValues } from '../map-values.ts';
 import { type HttpMethod, type Route, resources, routes } from '../routes.ts';
 import {
   API_VERSION,
@@ -14,13 +15,12 @@ import {
   ERROR_HEADERS,
   EVERY_ANSWER_HEADERS,
   GATEWAY_MADE_STATUSES,
-  GATEWAY_RESPONSES,
+  GATEWAY_RESPONSE_COMPONENTS,
   HEADERS,
   INFO,
   type HeaderId,
   type HeaderUse,
   LOCAL_SERVER,
-  OPENAPI_DOCUMENT_PATH,
   OPENAPI_VERSION,
   OPERATIONS,
   type OperationContract,
@@ -46,7 +46,7 @@ import {
   type ResponseObject,
 } from './types.ts';
 
-export { API_VERSION, GATEWAY_RESPONSES_EXTENSION, LOCAL_SERVER, OPENAPI_DOCUMENT_PATH, OPENAPI_VERSION };
+export { API_VERSION, GATEWAY_RESPONSES_EXTENSION, LOCAL_SERVER, OPENAPI_VERSION };
 export type { HeaderObject, OpenApiDocument, OperationObject, ParameterObject, Reference, ResponseObject };
 
 /**
@@ -115,7 +115,7 @@ function errorResponses(codes: readonly ErrorCode[], operationHeaders: readonly 
 
 /** Responses the gateway makes: components, referenced by operations and by the root extension. */
 function gatewayResponses(): Record<string, ResponseObject> {
-  return mapValues(GATEWAY_RESPONSES, ({ code, description, headers }) => ({
+  return mapValues(GATEWAY_RESPONSE_COMPONENTS, ({ code, description, headers }) => ({
     description,
     headers: responseHeaders(headers),
     content: jsonContent(errorSchema(ERROR_CODES[code], [code])),
@@ -126,7 +126,7 @@ const responseRef = (name: string): Reference => ({ $ref: `#/components/response
 
 /** The root extension: which gateway response answers a request that matches no operation. */
 function gatewayResponsesExtension(): OpenApiDocument[typeof GATEWAY_RESPONSES_EXTENSION] {
-  const byUse = new Map(Object.entries(GATEWAY_RESPONSES).map(([name, { usedBy }]) => [usedBy, name]));
+  const byUse = new Map(Object.entries(GATEWAY_RESPONSE_COMPONENTS).map(([name, { usedBy }]) => [usedBy, name]));
   const ref = (use: 'unknownPath' | 'methodNotAllowed'): Reference => {
     const name = byUse.get(use);
     if (!name) throw new Error(`No gateway response is used by ${GATEWAY_RESPONSES_EXTENSION}.${use}`);
@@ -173,7 +173,7 @@ function operation(route: Route, contract: OperationContract, context: BuildCont
     },
     ...errorResponses(contract.errors, deprecation),
   };
-  for (const [name, { code, usedBy }] of Object.entries(GATEWAY_RESPONSES)) {
+  for (const [name, { code, usedBy }] of Object.entries(GATEWAY_RESPONSE_COMPONENTS)) {
     if (usedBy === 'operations') responses[String(ERROR_CODES[code])] = responseRef(name);
   }
   const sorted = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
@@ -199,7 +199,7 @@ function operation(route: Route, contract: OperationContract, context: BuildCont
 }
 
 function deprecationDescription(route: Route): string {
-  const sunset = route.sunset ? new Date(`${route.sunset}T00:00:00Z`).toUTCString() : 'a date to be announced';
+  const sunset = route.sunset ?? 'a date to be announced';
   const successor = routes.find((r) => r.resource === route.successor && r.method === 'GET');
   return (
     `Deprecated: this operation stops working on ${sunset}. ` +
@@ -233,10 +233,6 @@ export function buildOpenApiDocument(): OpenApiDocument {
     },
     [GATEWAY_RESPONSES_EXTENSION]: gatewayResponsesExtension(),
   };
-}
-
-function mapValues<T, U>(values: Record<string, T>, fn: (value: T) => U): Record<string, U> {
-  return Object.fromEntries(Object.entries(values).map(([key, value]) => [key, fn(value)]));
 }
 
 /** The committed form: 2-space JSON with a trailing newline. */

@@ -10,7 +10,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { REQUEST_ID_HEADER } from '../http/access-log.ts';
 import { NOT_FOUND_MESSAGE } from '../http/gateway-errors.ts';
 import { HttpError } from '../http/errors.ts';
-import { errorResult } from '../http/response.ts';
+import { COMMON_RESPONSE_HEADERS, errorResult } from '../http/response.ts';
 import { absoluteUrl } from '../http/urls.ts';
 import { API_BASE_PATH, OPENAPI_DOCUMENT_PATH } from '../routes.ts';
 
@@ -40,7 +40,7 @@ function asset(name: string): string {
 }
 
 /** Public and the same for every origin, as the OpenAPI document is (docs/cors.md). */
-const COMMON_HEADERS = { 'X-Content-Type-Options': 'nosniff', 'Access-Control-Allow-Origin': '*' };
+const PUBLIC_HEADERS = { 'X-Content-Type-Options': 'nosniff', 'Access-Control-Allow-Origin': '*' };
 
 export function referencePageResponse(event: APIGatewayProxyEvent): APIGatewayProxyResult {
   const requestId = event.requestContext?.requestId ?? '';
@@ -51,7 +51,7 @@ export function referencePageResponse(event: APIGatewayProxyEvent): APIGatewayPr
       headers: {
         'Content-Type': 'text/html; charset=utf-8',
         'Cache-Control': 'no-cache',
-        ...COMMON_HEADERS,
+        ...PUBLIC_HEADERS,
         [REQUEST_ID_HEADER]: requestId,
       },
       body: page(absoluteUrl(event, API_BASE_PATH)),
@@ -60,12 +60,12 @@ export function referencePageResponse(event: APIGatewayProxyEvent): APIGatewayPr
   const type = Object.hasOwn(REFERENCE_ASSETS, name) ? REFERENCE_ASSETS[name] : undefined;
   if (type === undefined) {
     const result = errorResult(new HttpError('not_found', NOT_FOUND_MESSAGE));
-    return { ...result, headers: { ...result.headers, 'Cache-Control': 'no-store', ...COMMON_HEADERS, [REQUEST_ID_HEADER]: requestId } };
+    return { ...result, headers: { ...result.headers, ...COMMON_RESPONSE_HEADERS, ...PUBLIC_HEADERS, [REQUEST_ID_HEADER]: requestId } };
   }
   return {
     statusCode: 200,
     // The assets change only with a deploy; an hour of caching spares a reader the 1.7 MB again.
-    headers: { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600', ...COMMON_HEADERS, [REQUEST_ID_HEADER]: requestId },
+    headers: { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600', ...PUBLIC_HEADERS, [REQUEST_ID_HEADER]: requestId },
     body: asset(name),
   };
 }

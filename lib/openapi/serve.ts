@@ -3,9 +3,7 @@
  * documentation): the mapping template a stage's MOCK integration answers with, deployed and in
  * local mode alike (docs/openapi.md).
  */
-import { buildOpenApiDocument, LOCAL_SERVER, OPENAPI_DOCUMENT_PATH, type OpenApiDocument } from './document.ts';
-
-export { OPENAPI_DOCUMENT_PATH };
+import { buildOpenApiDocument, LOCAL_SERVER, type OpenApiDocument } from './document.ts';
 
 /** API Gateway's limit on one mapping template (REST API quotas: 300 KB). */
 export const MAPPING_TEMPLATE_MAX_BYTES = 300 * 1024;

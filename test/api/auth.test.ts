@@ -7,6 +7,7 @@ import { main as keysCli } from '../../infra/cli/keys.ts';
 import { generateApiKey, newApiKeyRecord } from '#lib/auth/api-keys.ts';
 import { createDocumentClient } from '#lib/store/dynamodb-client.ts';
 import { DynamoDbApiKeyStore } from '#lib/store/dynamodb-api-key-store.ts';
+import { type OperationId, routes } from '#lib/routes.ts';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
 import { createPet, expectError, expectJson, expectPet, type Pet, rawError, rawRequest, walkPages } from './helpers.ts';
 
@@ -40,8 +41,8 @@ afterAll(async () => {
   await api?.close();
 });
 
-type Operation = 'listPets' | 'createPet' | 'getPet';
-const OPERATIONS: readonly Operation[] = ['listPets', 'createPet', 'getPet'];
+type Operation = OperationId;
+const OPERATIONS: readonly Operation[] = routes.map((route) => route.operationId);
 
 /** Calls an operation with a valid request, and `authorization` exactly as given (null: none). */
 function call(operation: Operation, authorization: string | null): Promise<Response> {

@@ -12,8 +12,8 @@ import { openApiMappingTemplate } from '#lib/openapi/serve.ts';
 import { methodNotAllowedError, notFoundError } from '#lib/http/gateway-errors.ts';
 import { allowedMethods, resources, routes } from '#lib/routes.ts';
 import { GATEWAY_RESPONSES } from '../../infra/cdk/constructs/gateway-responses.ts';
-import { STAGE_NAMES, type StageName } from '../../infra/cdk/stages.ts';
-import { cdkJsonContext, resourcesOf, synth, logicalId } from './synth.ts';
+import { cdkJsonContext, STAGE_NAMES, type StageName } from '../../infra/cdk/stages.ts';
+import { resourcesOf, synth, logicalId } from './synth.ts';
 
 const app = synth();
 afterAll(() => app.cleanup());

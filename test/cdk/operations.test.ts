@@ -10,8 +10,8 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { allTables } from '#lib/store/tables.ts';
 import { routes } from '#lib/routes.ts';
-import { OUTPUT_IDS, STAGE_NAMES, type StageName, tableNameOutputId } from '../../infra/cdk/stages.ts';
-import { cdkJsonContext, resourcesOf, synth, logicalId } from './synth.ts';
+import { cdkJsonContext, OUTPUT_IDS, STAGE_NAMES, type StageName, tableNameOutputId } from '../../infra/cdk/stages.ts';
+import { resourcesOf, synth, logicalId } from './synth.ts';
 
 const functionNames = [...new Set(routes.map((r) => r.functionName))];
 

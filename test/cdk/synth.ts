@@ -9,11 +9,7 @@ import { CfnElement, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { type PetStoreApp, buildApp } from '../../infra/cdk/app.ts';
-import { cdkJsonContext } from '../../infra/local/cloud-assembly.ts';
-import type { StageName } from '../../infra/cdk/stages.ts';
-
-// The `context` block of cdk.json, as the CLI passes it: one reader, shared with local mode.
-export { cdkJsonContext };
+import { cdkJsonContext, type StageName } from '../../infra/cdk/stages.ts';
 
 export interface Synthesised extends PetStoreApp {
   readonly outdir: string;

@@ -8,8 +8,8 @@ import { ENV } from '#lib/config.ts';
 import { routes } from '#lib/routes.ts';
 import { allTables } from '#lib/store/tables.ts';
 import { MEMORY_MB } from '../../infra/cdk/function-limits.ts';
-import { STAGE_NAMES, type StageName } from '../../infra/cdk/stages.ts';
-import { cdkJsonContext, resourcesOf, synth, logicalId } from './synth.ts';
+import { cdkJsonContext, STAGE_NAMES, type StageName } from '../../infra/cdk/stages.ts';
+import { resourcesOf, synth, logicalId } from './synth.ts';
 
 const app = synth();
 afterAll(() => app.cleanup());

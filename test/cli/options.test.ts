@@ -1,6 +1,7 @@
 /** The load test's command line: where it may send requests, the mix, the SLO flags. */
 import { describe, expect, it } from 'vitest';
-import { DEFAULTS, isLoopback, parseBaseUrl, parseMix, parseOptions, UsageError } from '../../infra/cli/loadtest/options.ts';
+import { DEFAULTS, isLoopback, parseBaseUrl, parseMix, parseOptions } from '../../infra/cli/loadtest/options.ts';
+import { UsageError } from '../../infra/cli/usage-error.ts';
 
 describe('base URL', () => {
   it.each([

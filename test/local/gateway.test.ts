@@ -16,6 +16,7 @@ import { matchPath, methodFor } from '../../infra/local/gateway/router.ts';
 import { readRestApi, type RestApiDefinition } from '../../infra/local/gateway/template.ts';
 import { MethodThrottle } from '../../infra/local/gateway/throttle.ts';
 import { renderTemplate } from '../../infra/local/gateway/velocity.ts';
+import { GATEWAY_MAX_BODY_BYTES } from '#lib/http/gateway-errors.ts';
 import { openApiMappingTemplate } from '#lib/openapi/serve.ts';
 
 let definition: RestApiDefinition;
@@ -108,7 +109,7 @@ describe('routing', () => {
   });
 
   it('hands a proxy integration the event API Gateway builds, under the stage name', async () => {
-    const api = new LocalRestApi(definition, echo, { throttling: false });
+    const api = new LocalRestApi(definition, echo, { throttling: false, maxBodyBytes: GATEWAY_MAX_BODY_BYTES });
     expect((await call(api, 'GET', '/v1/pets/7')).json).toEqual({
       fn: 'PetStore-staging-get-pet',
       resource: '/v1/pets/{petId}',
@@ -119,7 +120,7 @@ describe('routing', () => {
 });
 
 describe('MOCK integrations and gateway responses, rendered from the template', () => {
-  const api = () => new LocalRestApi(definition, echo, { throttling: false });
+  const api = () => new LocalRestApi(definition, echo, { throttling: false, maxBodyBytes: GATEWAY_MAX_BODY_BYTES });
 
   it('answers a wrong method with the 405 mock: the method filled in, Allow and the common headers', async () => {
     const res = await call(api(), 'DELETE', '/v1/pets');
@@ -172,7 +173,7 @@ describe('function failures', () => {
     ['returns a malformed proxy result', { ok: true, result: { statusCode: 200, body: { not: 'a string' } } } as const],
     ['returns a result with an unknown key', { ok: true, result: { statusCode: 200, body: '', extra: 1 } } as const],
   ])('a function that %s gets the DEFAULT_5XX gateway response (the Error body, status 500)', async (_, outcome) => {
-    const api = new LocalRestApi(definition, async () => outcome, { throttling: false });
+    const api = new LocalRestApi(definition, async () => outcome, { throttling: false, maxBodyBytes: GATEWAY_MAX_BODY_BYTES });
     const res = await call(api, 'GET', '/v1/pets');
     expect(res.statusCode).toBe(500);
     expect(res.json).toMatchObject({ code: 'internal_error', status: 500 });
@@ -186,7 +187,7 @@ describe('throttling from MethodSettings', () => {
     const api = new LocalRestApi(
       { ...definition, throttling: [{ resourcePath: '/*', httpMethod: '*', rateLimit: 2, burstLimit: 3 }] },
       echo,
-      { throttling: true },
+      { throttling: true, maxBodyBytes: GATEWAY_MAX_BODY_BYTES },
     );
     // The clock is the throttle's; the gateway's is swapped for a fixed one through the definition.
     const throttle = new MethodThrottle([{ resourcePath: '/*', httpMethod: '*', rateLimit: 2, burstLimit: 3 }], () => now);

@@ -12,12 +12,11 @@ import { AssertionError } from 'node:assert';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 // ajv-formats is CommonJS: its default import is module.exports, whose `default` is the plugin.
 import ajvFormatsModule from 'ajv-formats';
-import { API_BASE_PATH, type HttpMethod } from '#lib/routes.ts';
+import { API_BASE_PATH, type HttpMethod, OPENAPI_DOCUMENT_PATH } from '#lib/routes.ts';
 import {
   buildOpenApiDocument,
   GATEWAY_RESPONSES_EXTENSION,
   type HeaderObject,
-  OPENAPI_DOCUMENT_PATH,
   type OpenApiDocument,
   type OperationObject,
   type Reference,

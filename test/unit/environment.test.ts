@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ENV, readConfig } from '#lib/config.ts';
 import { corsHeaders } from '#lib/http/cors.ts';
 import { isLogged } from '#lib/http/log.ts';
-import { reconfigure, services } from '#lib/services.ts';
+import { config, reconfigure, services } from '#lib/services.ts';
 
 const NAMES = [ENV.petsTable, ENV.apiKeysTable, ENV.dynamodbEndpoint, ENV.logLevel, ENV.allowedOrigins] as const;
 const saved = Object.fromEntries(NAMES.map((name) => [name, process.env[name]]));
@@ -28,12 +28,12 @@ describe('the configuration', () => {
     expect(corsHeaders('https://c.example', config.allowedOrigins)).toEqual({ Vary: 'Origin' });
   });
 
-  it('defaults to log level info and no CORS, and names a missing table', () => {
+  it('defaults to log level info and no CORS, and leaves a missing table to the stores', () => {
     const config = readConfig({ [ENV.petsTable]: 'Pets', [ENV.apiKeysTable]: 'Keys', [ENV.logLevel]: 'loud' });
     expect(config.logLevel).toBe('info');
     expect(config.allowedOrigins.size).toBe(0);
     expect(corsHeaders('https://a.example', config.allowedOrigins)).toEqual({});
-    expect(() => readConfig({ [ENV.apiKeysTable]: 'Keys' })).toThrow(`Missing environment variable ${ENV.petsTable}`);
+    expect(readConfig({ [ENV.apiKeysTable]: 'Keys' }).petsTable).toBeUndefined();
   });
 });
 
@@ -69,8 +69,10 @@ describe('the services', () => {
   it('are tried again on the next call when the tables are not named yet, instead of keeping a failure', () => {
     reconfigure({ [ENV.petsTable]: undefined });
     expect(() => services()).toThrow(`Missing environment variable ${ENV.petsTable}`);
-    process.env[ENV.petsTable] = 'PetsC';
-    process.env[ENV.apiKeysTable] = 'KeysC';
+    expect(() => services()).toThrow(`Missing environment variable ${ENV.petsTable}`);
+    // The configuration without tables still serves CORS and the log level of the 500 it causes.
+    expect(config().petsTable).toBeUndefined();
+    reconfigure({ [ENV.petsTable]: 'PetsC', [ENV.apiKeysTable]: 'KeysC' });
     expect(services().config.petsTable).toBe('PetsC');
   });
 });

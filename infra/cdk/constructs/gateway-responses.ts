@@ -4,13 +4,8 @@
  * (throttling, unknown paths, integration failures, …) and the bodies of the mock methods that answer
  * unknown paths (404) and wrong methods (405) exactly as local mode does (lib/http/gateway-errors.ts).
  */
-import { ERROR_CODES, type ErrorCode, INTERNAL_ERROR_MESSAGE } from '#lib/http/errors.ts';
+import { type ErrorCode, HttpError, INTERNAL_ERROR_MESSAGE } from '#lib/http/errors.ts';
 import { GATEWAY_TOO_LARGE_MESSAGE, NOT_FOUND_MESSAGE, methodNotAllowedMessage } from '#lib/http/gateway-errors.ts';
-import { allowedMethods } from '#lib/routes.ts';
-
-export function statusOf(code: ErrorCode): number {
-  return ERROR_CODES[code];
-}
 
 export interface GatewayError {
   readonly code: ErrorCode;
@@ -75,31 +70,18 @@ export const GATEWAY_RESPONSES = {
   },
 } as const satisfies Record<string, GatewayError>;
 
-export type GatewayResponseName = keyof typeof GATEWAY_RESPONSES;
-
 /** The Error body as a JSON template. `$context…` variables are substituted by API Gateway. */
 export function errorBody(code: ErrorCode, message: string): string {
-  return JSON.stringify({ code, message, status: statusOf(code) });
+  return JSON.stringify(new HttpError(code, message).toBody());
 }
-
-/** Headers on every gateway-made error, besides Content-Type: the same ones the functions send. */
-export const COMMON_ERROR_HEADERS: Readonly<Record<string, string>> = {
-  'Cache-Control': 'no-store',
-  'X-Content-Type-Options': 'nosniff',
-};
 
 /** Body of the 404 mock on unknown paths. */
 export const NOT_FOUND_BODY = errorBody('not_found', NOT_FOUND_MESSAGE);
 
 /**
- * Body of the 405 mock on a known resource: the mapping template fills in the method, giving the
- * same message as local mode, e.g. "Method DELETE is not allowed on /v1/pets. Allowed: GET, POST."
+ * Body of the 405 mock on `path` (as clients address it, `/v1/pets`), which allows `allowed`: the
+ * mapping template fills in the method, e.g. "Method DELETE is not allowed on /v1/pets. Allowed: GET, POST."
  */
-export function methodNotAllowedBody(resource: string): string {
-  return errorBody('method_not_allowed', methodNotAllowedMessage('$context.httpMethod', resource));
-}
-
-/** The `Allow` header value of a resource's 405. */
-export function allowHeader(resource: string): string {
-  return allowedMethods(resource).join(', ');
+export function methodNotAllowedBody(path: string, allowed: readonly string[]): string {
+  return errorBody('method_not_allowed', methodNotAllowedMessage('$context.httpMethod', path, allowed));
 }

@@ -30,20 +30,14 @@ import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
 import { REQUEST_ID_HEADER } from '#lib/http/access-log.ts';
+import { ERROR_CODES } from '#lib/http/errors.ts';
+import { COMMON_RESPONSE_HEADERS } from '#lib/http/response.ts';
+import { mapValues } from '#lib/map-values.ts';
 import { REFERENCE_PAGE_PATH } from '#lib/openapi/reference-page.ts';
-import { OPENAPI_DOCUMENT_PATH, openApiMappingTemplate } from '#lib/openapi/serve.ts';
-import { API_BASE_PATH, allowedMethods, resources, type Route, routes } from '#lib/routes.ts';
+import { openApiMappingTemplate } from '#lib/openapi/serve.ts';
+import { API_BASE_PATH, allowedMethods, OPENAPI_DOCUMENT_PATH, resources, type Route, routes } from '#lib/routes.ts';
 import type { StageSettings } from '../stages.ts';
-import {
-  COMMON_ERROR_HEADERS,
-  GATEWAY_RESPONSES,
-  type GatewayError,
-  NOT_FOUND_BODY,
-  allowHeader,
-  errorBody,
-  methodNotAllowedBody,
-  statusOf,
-} from './gateway-responses.ts';
+import { GATEWAY_RESPONSES, type GatewayError, NOT_FOUND_BODY, errorBody, methodNotAllowedBody } from './gateway-responses.ts';
 import { pascal } from '../pascal.ts';
 import { allowedOriginHeaders, originSelectingTemplate, originStatus, preflightHeaders } from './cors-preflight.ts';
 import { serviceLogGroup } from './log-groups.ts';
@@ -205,12 +199,12 @@ export class PetStoreApi extends Construct {
     // With allowed origins, the gateway's own answers carry CORS for them too (constructs/cors.ts).
     const cors = allowedOrigins.length > 0 ? { origins: allowedOrigins, originHeaders: allowedOriginHeaders } : undefined;
     // `/` and `/v1` answer 404 like any unknown path; `{proxy+}` catches every other unknown path.
-    const base = this.api.root.resourceForPath(API_BASE_PATH.replace(/^\/+/, ''));
+    const base = this.api.root.resourceForPath(API_BASE_PATH);
     for (const resource of [this.api.root, base, this.api.root.addResource('{proxy+}')]) {
       addMockMethod(resource, { status: 404, body: NOT_FOUND_BODY, ...(cors ? { cors } : {}) });
     }
     for (const path of resources) {
-      const resource = base.resourceForPath(path.replace(/^\/+/, ''));
+      const resource = this.api.root.resourceForPath(API_BASE_PATH + path);
       for (const route of routes.filter((r) => r.resource === path)) {
         resource.addMethod(
           route.method,
@@ -222,47 +216,30 @@ export class PetStoreApi extends Construct {
       // The CORS preflight, answered by the gateway: no function runs.
       if (cors) addPreflight(resource, allowedMethods(path), allowedOrigins);
       // API Gateway prefers a resource's explicit methods over ANY, so ANY sees only the others.
-      addMockMethod(resource, {
-        status: 405,
-        body: methodNotAllowedBody(path),
-        headers: { Allow: allowHeader(path) },
-        ...(cors ? { cors } : {}),
-      });
+      addMockMethod(resource, methodNotAllowed(`${API_BASE_PATH}${path}`, allowedMethods(path), cors ? { cors } : {}));
     }
     // The OpenAPI document, answered by the gateway itself: no function, no auth (docs/openapi.md).
-    const document = base.addResource(OPENAPI_DOCUMENT_PATH.replace(/^\/+/, ''));
+    const document = this.api.root.resourceForPath(API_BASE_PATH + OPENAPI_DOCUMENT_PATH);
     addMockMethod(document, {
       method: 'GET',
       status: 200,
       body: openApiMappingTemplate(),
       // Public, without credentials: browser-hosted tools on any origin may load it by URL.
-      headers: { 'Cache-Control': 'no-cache', 'Access-Control-Allow-Origin': '*' },
+      headers: { 'Cache-Control': 'no-cache', ...ANY_ORIGIN },
     });
-    addMockMethod(document, {
-      status: 405,
-      body: errorBody(
-        'method_not_allowed',
-        `Method $context.httpMethod is not allowed on ${API_BASE_PATH}${OPENAPI_DOCUMENT_PATH}. Allowed: GET.`,
-      ),
-      headers: { Allow: 'GET', 'Access-Control-Allow-Origin': '*' },
-    });
+    addMockMethod(document, methodNotAllowed(`${API_BASE_PATH}${OPENAPI_DOCUMENT_PATH}`, ['GET'], { headers: ANY_ORIGIN }));
   }
 
   /** The API reference page and its assets: public like the document, answered by one function. */
   private addReferencePage(target: IFunction): void {
-    const base = this.api.root.resourceForPath(API_BASE_PATH.replace(/^\/+/, ''));
-    const page = base.addResource(REFERENCE_PAGE_PATH.replace(/^\/+/, ''));
+    const page = this.api.root.resourceForPath(API_BASE_PATH + REFERENCE_PAGE_PATH);
     const assets = page.addResource('{asset}');
     for (const resource of [page, assets]) {
       resource.addMethod('GET', new LambdaIntegration(target, { proxy: true, allowTestInvoke: false }), {
         operationName: resource === page ? 'getReferencePage' : 'getReferenceAsset',
         authorizationType: AuthorizationType.NONE,
       });
-      addMockMethod(resource, {
-        status: 405,
-        body: errorBody('method_not_allowed', `Method $context.httpMethod is not allowed on ${resource.path}. Allowed: GET.`),
-        headers: { Allow: 'GET', 'Access-Control-Allow-Origin': '*' },
-      });
+      addMockMethod(resource, methodNotAllowed(resource.path, ['GET'], { headers: ANY_ORIGIN }));
     }
   }
 
@@ -278,10 +255,10 @@ export class PetStoreApi extends Construct {
       new GatewayResponse(this, `Gateway${pascal(type)}`, {
         restApi: this.api,
         type: ResponseType.of(type),
-        statusCode: String(statusOf(error.code)),
+        statusCode: String(ERROR_CODES[error.code]),
         responseHeaders: {
           'Content-Type': quoted('application/json'),
-          ...mapValues({ ...COMMON_ERROR_HEADERS, ...error.headers, ...cors }, quoted),
+          ...mapValues({ ...COMMON_RESPONSE_HEADERS, ...error.headers, ...cors }, quoted),
           [REQUEST_ID_HEADER]: 'context.requestId',
         },
         templates: { 'application/json': errorBody(error.code, error.message) },
@@ -304,11 +281,19 @@ interface MockAnswer {
   readonly cors?: { readonly origins: readonly string[]; readonly originHeaders: (origin: string) => Record<string, string> };
 }
 
+/** The public documents (the OpenAPI document, the reference page) may be read from any origin. */
+const ANY_ORIGIN = { 'Access-Control-Allow-Origin': '*' } as const;
+
+/** The 405 of `path` (as clients address it, `/v1/pets`), which allows `allowed`: Error body and `Allow`. */
+function methodNotAllowed(path: string, allowed: readonly string[], more: Pick<MockAnswer, 'headers' | 'cors'> = {}): MockAnswer {
+  return { ...more, status: 405, body: methodNotAllowedBody(path, allowed), headers: { Allow: allowed.join(', '), ...more.headers } };
+}
+
 /** A method (ANY by default) whose MOCK integration always answers `answer`, with the common headers. */
 function addMockMethod(resource: IResource, answer: MockAnswer): void {
   const staticHeaders = {
     'Content-Type': 'application/json',
-    ...COMMON_ERROR_HEADERS,
+    ...COMMON_RESPONSE_HEADERS,
     ...answer.headers,
     ...(answer.cors ? { Vary: 'Origin' } : {}),
   };
@@ -354,7 +339,7 @@ function addMockMethod(resource: IResource, answer: MockAnswer): void {
  * an allowed origin; 403 `forbidden` for any other, with no CORS header, so the browser stops there.
  */
 function addPreflight(resource: IResource, methods: readonly string[], origins: readonly string[]): void {
-  const forbidden = { 'Content-Type': 'application/json', ...COMMON_ERROR_HEADERS, Vary: 'Origin' };
+  const forbidden = { 'Content-Type': 'application/json', ...COMMON_RESPONSE_HEADERS, Vary: 'Origin' };
   const [first = ''] = origins;
   const requestTemplate = originSelectingTemplate(origins);
   resource.addMethod(
@@ -377,7 +362,7 @@ function addPreflight(resource: IResource, methods: readonly string[], origins: 
         ...origins.map((origin, i) => ({
           statusCode: '204',
           selectionPattern: originStatus(i),
-          responseParameters: responseParameters({ ...COMMON_ERROR_HEADERS, ...preflightHeaders(origin, methods) }),
+          responseParameters: responseParameters({ ...COMMON_RESPONSE_HEADERS, ...preflightHeaders(origin, methods) }),
           responseTemplates: { 'application/json': '' },
         })),
       ],
@@ -386,7 +371,7 @@ function addPreflight(resource: IResource, methods: readonly string[], origins: 
       authorizationType: AuthorizationType.NONE,
       methodResponses: [
         { statusCode: '403', responseParameters: declaredParameters(forbidden) },
-        { statusCode: '204', responseParameters: declaredParameters({ ...COMMON_ERROR_HEADERS, ...preflightHeaders(first, methods) }) },
+        { statusCode: '204', responseParameters: declaredParameters({ ...COMMON_RESPONSE_HEADERS, ...preflightHeaders(first, methods) }) },
       ],
     },
   );
@@ -407,8 +392,4 @@ function declaredParameters(headers: Readonly<Record<string, string>>): Record<s
 
 function quoted(value: string): string {
   return `'${value}'`;
-}
-
-function mapValues(values: Readonly<Record<string, string>>, fn: (value: string) => string): Record<string, string> {
-  return Object.fromEntries(Object.entries(values).map(([key, value]) => [key, fn(value)]));
 }

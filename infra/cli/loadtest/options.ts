@@ -3,6 +3,7 @@
  * requests (only the base URL given; https unless the host is this machine).
  */
 import { parseArgs } from 'node:util';
+import { UsageError } from '../usage-error.ts';
 
 export const OPERATIONS = ['list', 'get', 'create'] as const;
 export type Operation = (typeof OPERATIONS)[number];
@@ -40,10 +41,6 @@ export interface Slo {
   readonly errorRate: number;
   /** 4xx statuses that do not count against the SLO (by default none: every 4xx is a miss). */
   readonly expected4xx: readonly number[];
-}
-
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
 }
 
 export const HELP = `Usage: npm run loadtest -- --base-url URL --api-key KEY [options]

@@ -9,8 +9,8 @@
  */
 import { deflateSync, gzipSync } from 'node:zlib';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { GATEWAY_MAX_BODY_BYTES } from '#lib/http/gateway-errors.ts';
 import { toProxyEvent, type GatewayRequest } from '../lambda/lambda-event.ts';
+import { headerIn, headerOf } from './headers.ts';
 import { matchPath, methodFor } from './router.ts';
 import type {
   ApiMethod,
@@ -48,6 +48,8 @@ export type Routed =
 export interface LocalRestApiOptions {
   /** Apply the stage's method throttling (429 THROTTLED). */
   readonly throttling: boolean;
+  /** API Gateway's payload limit: a larger request gets REQUEST_TOO_LARGE before any function runs. */
+  readonly maxBodyBytes: number;
 }
 
 /** Statuses and messages API Gateway gives its own errors when no gateway response sets them. */
@@ -65,10 +67,12 @@ export class LocalRestApi {
   readonly definition: RestApiDefinition;
   readonly #invoke: FunctionInvoker;
   readonly #throttle: MethodThrottle | undefined;
+  readonly #maxBodyBytes: number;
 
   constructor(definition: RestApiDefinition, invoke: FunctionInvoker, options: LocalRestApiOptions) {
     this.definition = definition;
     this.#invoke = invoke;
+    this.#maxBodyBytes = options.maxBodyBytes;
     this.#throttle = options.throttling ? new MethodThrottle(definition.throttling) : undefined;
   }
 
@@ -83,7 +87,7 @@ export class LocalRestApi {
     if (this.#throttle && !this.#throttle.tryAcquire(match.resource.path, method.httpMethod)) {
       return { answer: this.#gatewayError('THROTTLED', head, match.resource) };
     }
-    if (Number(headerOf(head.rawHeaders, 'content-length') ?? 0) > GATEWAY_MAX_BODY_BYTES) {
+    if (Number(headerOf(head.rawHeaders, 'content-length') ?? 0) > this.#maxBodyBytes) {
       return { answer: this.#gatewayError('REQUEST_TOO_LARGE', head, match.resource) };
     }
     if (method.integration.type === 'MOCK') {
@@ -133,7 +137,7 @@ export class LocalRestApi {
   #encode(result: APIGatewayProxyResult, head: RequestHead): APIGatewayProxyResult {
     const minimum = this.definition.minimumCompressionSize;
     if (minimum === undefined || result.body === undefined || result.body === null) return result;
-    if (Object.keys(result.headers ?? {}).some((name) => name.toLowerCase() === 'content-encoding')) return result;
+    if (headerIn(result.headers ?? {}, 'content-encoding') !== undefined) return result;
     // Cheapest test first: most answers go to clients that accept no coding, or are small.
     const coding = preferredCoding(headerOf(head.rawHeaders, 'accept-encoding'));
     const encoding = result.isBase64Encoded ? 'base64' : 'utf8';
@@ -336,14 +340,6 @@ export function preferredCoding(acceptEncoding: string | undefined): 'gzip' | 'd
 
 function* pairs(rawHeaders: readonly string[]): Generator<[string, string]> {
   for (let i = 0; i < rawHeaders.length; i += 2) yield [rawHeaders[i] as string, rawHeaders[i + 1] as string];
-}
-
-/** The last value of a header in raw headers, matched case-insensitively. Runs several times a request: no allocation. */
-export function headerOf(rawHeaders: readonly string[], name: string): string | undefined {
-  const wanted = name.toLowerCase();
-  let value: string | undefined;
-  for (let i = 0; i < rawHeaders.length; i += 2) if ((rawHeaders[i] as string).toLowerCase() === wanted) value = rawHeaders[i + 1];
-  return value;
 }
 
 function mediaType(value: string | undefined): string | undefined {

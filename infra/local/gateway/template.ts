@@ -16,9 +16,9 @@ export interface CfnResource {
 }
 
 export interface ApiResource {
-  /** `/v1/pets/{petId}`: the resource path API Gateway reports as `resource`. */
+  /** `/v1/items/{itemId}`: the resource path API Gateway reports as `resource`. */
   readonly path: string;
-  /** `pets`, `{petId}` or `{proxy+}`; empty for the root. */
+  /** `items`, `{itemId}` or `{proxy+}`; empty for the root. */
   readonly pathPart: string;
   readonly children: ApiResource[];
   /** By HTTP method, `ANY` included. */

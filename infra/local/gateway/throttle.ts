@@ -2,7 +2,7 @@
  * The stage's method throttling, from the template's `MethodSettings`: each method has its own
  * token bucket that holds `burstLimit` tokens and refills at `rateLimit` per second, as API Gateway
  * documents its token-bucket algorithm. A setting for `/*` and `*` is the default of every method;
- * one naming a resource path (`/~1v1~1pets`, `/` written `~1`) and method overrides it.
+ * one naming a resource path (`/~1v1~1items`, `/` written `~1`) and method overrides it.
  * Approximate by nature: API Gateway's own buckets are distributed and its limits best-effort.
  */
 import type { ThrottleSetting } from './template.ts';

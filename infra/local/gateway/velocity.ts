@@ -4,6 +4,7 @@
  * `$stageVariables` ("API Gateway mapping template and access logging variable reference").
  */
 import { Compile, parse } from 'velocityjs';
+import { headerIn } from './headers.ts';
 
 /** The `$context` variables of a request (only those with a value are given). */
 export type ContextVariables = Record<string, unknown>;
@@ -31,7 +32,7 @@ export function renderTemplate(template: string, input: TemplateInput): string {
 
 /** `$input`: the request's body and parameters. */
 function inputVariable(input: TemplateInput) {
-  const parameter = (name: string): string => input.pathParameters[name] ?? input.query[name] ?? lookup(input.headers, name) ?? '';
+  const parameter = (name: string): string => input.pathParameters[name] ?? input.query[name] ?? headerIn(input.headers, name) ?? '';
   return {
     body: input.body,
     json: (path: string) => JSON.stringify(select(parseBody(input.body), path)),
@@ -70,9 +71,4 @@ export function valueAt(value: unknown, keys: readonly string[]): unknown {
     (current, key) => (current !== null && typeof current === 'object' ? (current as Record<string, unknown>)[key] : undefined),
     value,
   );
-}
-
-function lookup(headers: Readonly<Record<string, string>>, name: string): string | undefined {
-  const wanted = name.toLowerCase();
-  return Object.entries(headers).find(([key]) => key.toLowerCase() === wanted)?.[1];
 }

@@ -4,8 +4,8 @@
  * time limit. The local API, the benchmark and the tests all use these.
  */
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { header } from '#lib/http/response.ts';
 import { MEMORY_MB, TIMEOUT_SECONDS } from '../../cdk/function-limits.ts';
+import { headerIn } from '../gateway/headers.ts';
 
 export const LOCAL_STAGE = 'local';
 
@@ -32,7 +32,7 @@ export interface GatewayRequest {
 
 /** The REST API (v1) proxy event API Gateway would send for this request. */
 export function toProxyEvent(parts: GatewayRequest): APIGatewayProxyEvent {
-  // rawHeaders keeps the client's casing and every repetition, as API Gateway passes them on.
+  // rawHeaders keeps the client's casing and every repeated header, as API Gateway passes them on.
   const headers: Record<string, string> = {};
   const multiValueHeaders: Record<string, string[]> = {};
   for (let i = 0; i < parts.rawHeaders.length; i += 2) {
@@ -82,7 +82,7 @@ export function toProxyEvent(parts: GatewayRequest): APIGatewayProxyEvent {
         principalOrgId: null,
         sourceIp: parts.sourceIp,
         user: null,
-        userAgent: header(headers, 'user-agent') ?? null,
+        userAgent: headerIn(headers, 'user-agent') ?? null,
         userArn: null,
       },
       path: parts.path,

@@ -20,18 +20,13 @@ export function sourceModuleOf(fn: LambdaFunctionDefinition, api: RestApiDefinit
   return fn.functionName.slice(prefix.length);
 }
 
-/** Handlers by source module name: the given ones, the others imported from `functions/`. */
+/** Handlers by source module name: the given ones, the others from `load`. */
 export async function loadSourceHandlers(
   modules: readonly string[],
+  load: (module: string) => Promise<ProxyHandler>,
   given: Readonly<Record<string, ProxyHandler>> = {},
 ): Promise<Record<string, ProxyHandler>> {
-  const entries = await Promise.all(
-    modules.map(async (name) => {
-      if (given[name]) return [name, given[name]] as const;
-      const module = (await import(`../../../functions/${name}.ts`)) as { handler: ProxyHandler };
-      return [name, module.handler] as const;
-    }),
-  );
+  const entries = await Promise.all(modules.map(async (name) => [name, given[name] ?? (await load(name))] as const));
   return Object.fromEntries(entries);
 }
 

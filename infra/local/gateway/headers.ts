@@ -1,0 +1,21 @@
+/**
+ * Case-insensitive header lookups, as HTTP requires: in a request's raw headers and in a record of
+ * headers. Both run several times a request and allocate nothing.
+ */
+
+/** The last value of a header in raw headers (Node's `rawHeaders`: name, value, name, value, …). */
+export function headerOf(rawHeaders: readonly string[], name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  let value: string | undefined;
+  for (let i = 0; i < rawHeaders.length; i += 2) if ((rawHeaders[i] as string).toLowerCase() === wanted) value = rawHeaders[i + 1];
+  return value;
+}
+
+/** A header's value in a record of headers, whatever the casing of its name there. */
+export function headerIn<V>(headers: Readonly<Record<string, V>>, name: string): V | undefined {
+  const wanted = name.toLowerCase();
+  for (const key in headers) {
+    if (Object.hasOwn(headers, key) && key.toLowerCase() === wanted) return headers[key];
+  }
+  return undefined;
+}
