@@ -181,7 +181,10 @@ describe('a dashboard given a web ACL', () => {
     const stack = new Stack(new App(), 'PetStore-test');
     const table = new Table(stack, 'Pets', { partitionKey: { name: 'id', type: AttributeType.NUMBER } });
     const functions = Object.fromEntries(
-      routes.map((r) => [r.functionName, LambdaFunction.fromFunctionArn(stack, r.functionName, `arn:aws:lambda:eu-west-1:123456789012:function:${r.functionName}`)]),
+      routes.map((r) => [
+        r.functionName,
+        LambdaFunction.fromFunctionArn(stack, r.functionName, `arn:aws:lambda:eu-west-1:123456789012:function:${r.functionName}`),
+      ]),
     );
     new StageDashboard(stack, 'Dashboard', {
       api: { apiName: 'PetStore-test', stageName: 'test' },
