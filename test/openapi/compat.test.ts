@@ -94,6 +94,19 @@ describe('breaking changes fail, naming the change', () => {
   });
 });
 
+describe('a change is judged by the direction it is used in', () => {
+  it('a new PetStatus value: compatible in the requests that send it, breaking in the responses that return it', () => {
+    const comparison = afterEdit((d) => {
+      d.components.schemas.PetStatus.enum.push('reserved');
+    });
+    const kinds = (where: string) => comparison.changes.filter((c) => c.where.startsWith(where)).map((c) => c.kind);
+    expect(kinds('GET /pets query parameter status')).toEqual(['compatible']);
+    expect(kinds('POST /pets request body')).toEqual(['compatible']);
+    expect(kinds('GET /pets/{petId} response 200')).toEqual(['breaking']);
+    expect(comparison.nextVersion).toBeUndefined();
+  });
+});
+
 describe('compatible changes pass and say what to add to the changelog', () => {
   it('an optional response header added', () => {
     const comparison = afterEdit((d) => {
