@@ -2,9 +2,11 @@
  * The versioning policy of docs/openapi.md, as code: compares the generated OpenAPI document with
  * the released one (docs/openapi-released.json) and sorts every change into breaking, compatible
  * or documentation only. api-smart-diff does the comparison (it resolves `$ref`s, so a change to a
- * component shows at every operation that uses it) and classifies each change; one rule of ours
- * is applied on top of it: v1's response objects are closed (`additionalProperties: false`), so a
- * property added to a response is breaking, where the library assumes clients ignore new fields.
+ * component shows at every operation that uses it) and classifies each change. Three rules of ours
+ * come on top: v1's response objects are closed (`additionalProperties: false`), so a property
+ * added to a response is breaking, where the library assumes clients ignore new fields; a rewritten
+ * description or summary is documentation wherever it sits; a change the library leaves
+ * unclassified counts as breaking until someone decides.
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +24,7 @@ export interface Change {
   readonly kind: ChangeKind;
   /** Where in the document: `GET /pets response 200 application/json items.properties.categoryId`. */
   readonly where: string;
-  /** What happened to it: `removed`, `added`, `100 → 50`. */
+  /** What happened to it: `removed`, `added "status"`, `changed from 100 to 50`, `text changed`. */
   readonly what: string;
 }
 
