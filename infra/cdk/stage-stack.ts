@@ -12,6 +12,7 @@ import { BUNDLED_ASSETS_DIR, REFERENCE_ASSETS } from '#lib/openapi/reference-pag
 import { type Route, routes } from '#lib/routes.ts';
 import { BY_STATUS_INDEX, apiKeysTable, idempotencyTable, petsTable } from '#lib/store/tables.ts';
 import { ApiFunction, type TableAccess } from './constructs/api-function.ts';
+import { StageDashboard } from './constructs/dashboard.ts';
 import { DataTables } from './constructs/data-tables.ts';
 import { Monitoring } from './constructs/monitoring.ts';
 import { PetStoreApi } from './constructs/pet-store-api.ts';
@@ -63,6 +64,7 @@ export class PetStoreStack extends Stack {
   /** Serves the API reference page and its assets. */
   readonly referenceFunction: ApiFunction;
   readonly monitoring: Monitoring;
+  readonly dashboard: StageDashboard;
 
   constructor(scope: Construct, id: string, props: PetStoreStackProps) {
     super(scope, id, {
@@ -75,8 +77,10 @@ export class PetStoreStack extends Stack {
     });
     const { settings } = props;
     this.settings = settings;
-    Tags.of(this).add('Project', 'PetStore');
-    Tags.of(this).add('Stage', settings.stage);
+    // Not on the dashboard: cfn-lint's resource schema does not accept a dashboard's Tags yet.
+    const untagged = { excludeResourceTypes: ['AWS::CloudWatch::Dashboard'] };
+    Tags.of(this).add('Project', 'PetStore', untagged);
+    Tags.of(this).add('Stage', settings.stage, untagged);
 
     const logRetention = retentionDays(settings.logRetentionDays);
     // Production logs outlive the stack, but not a failed first deploy (RetainExceptOnCreate): their
@@ -138,12 +142,15 @@ export class PetStoreStack extends Stack {
     });
 
     this.api = new PetStoreApi(this, 'Api', { settings, targets, referenceTarget: this.referenceFunction, logRetention, logRemovalPolicy });
-    this.monitoring = new Monitoring(this, 'Monitoring', {
-      settings,
-      // The names the API was given (PetStoreApi: restApiName = stack name, stageName = stage).
-      api: { apiName: this.stackName, stageName: settings.stage },
+    // The names the API was given (PetStoreApi: restApiName = stack name, stageName = stage).
+    const apiNames = { apiName: this.stackName, stageName: settings.stage };
+    this.monitoring = new Monitoring(this, 'Monitoring', { settings, api: apiNames, functions, tables: this.tables.all });
+    this.dashboard = new StageDashboard(this, 'Dashboard', {
+      api: apiNames,
+      routes,
       functions,
       tables: this.tables.all,
+      alarms: this.monitoring.all,
     });
 
     if (this.liveAliases) {
@@ -183,6 +190,14 @@ export class PetStoreStack extends Stack {
         description: `Physical name of the ${definition.logicalName} table`,
       });
     }
+    new CfnOutput(this, OUTPUT_IDS.dashboardName, {
+      value: this.dashboard.dashboardName,
+      description: 'CloudWatch dashboard of the stage',
+    });
+    new CfnOutput(this, OUTPUT_IDS.dashboardUrl, {
+      value: this.dashboard.url,
+      description: 'The dashboard in the CloudWatch console',
+    });
     if (this.monitoring.topic) {
       new CfnOutput(this, OUTPUT_IDS.alarmTopicArn, {
         value: this.monitoring.topic.topicArn,

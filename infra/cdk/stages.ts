@@ -34,6 +34,8 @@ export const OUTPUT_IDS = {
   petsTableName: 'PetsTableName',
   apiKeysTableName: 'ApiKeysTableName',
   alarmTopicArn: 'AlarmTopicArn',
+  dashboardName: 'DashboardName',
+  dashboardUrl: 'DashboardUrl',
 } as const;
 
 /** The output id holding a table's physical name, from its logical name (`Pets` → `PetsTableName`). */

@@ -1,22 +1,33 @@
 /**
  * `npm run openapi`: writes `openapi.json` at the repository root from the zod schemas and the
- * route table (lib/openapi/document.ts). `npm run openapi -- --check` writes nothing and fails when
- * the committed file differs from a fresh generation.
+ * route table (lib/openapi/document.ts), and says how it differs from the released contract
+ * (docs/openapi-released.json). `--check` writes nothing and fails when the committed file differs
+ * from a fresh generation. `--release` makes the generated document the released one: it refuses a
+ * change that breaks v1, needs the new version's section in docs/CHANGELOG.md, and moves
+ * `API_VERSION` (lib/openapi/contract.ts), `openapi.json` and the snapshot together.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildOpenApiDocument, serializeOpenApiDocument } from '#lib/openapi/document.ts';
+import { CHANGELOG_FILE, compareWithReleased, RELEASED_FILE, readReleased, summarise } from './openapi-compat.ts';
 
-export const OPENAPI_FILE = fileURLToPath(new URL('../../openapi.json', import.meta.url));
+const OPENAPI_FILE = fileURLToPath(new URL('../../openapi.json', import.meta.url));
+const CONTRACT_FILE = fileURLToPath(new URL('../../lib/openapi/contract.ts', import.meta.url));
 
 const USAGE =
-  'usage: npm run openapi [-- --check]\n  (no option)  write openapi.json\n  --check      write nothing; exit 1 if openapi.json is out of date\n';
+  'usage: npm run openapi [-- --check | --release]\n' +
+  '  (no option)  write openapi.json and compare it with the released contract\n' +
+  '  --check      write nothing; exit 1 if openapi.json is out of date\n' +
+  '  --release    release the generated document: bump info.version, update openapi.json and docs/openapi-released.json\n';
 
-let options: { check?: boolean; help?: boolean };
+let options: { check?: boolean; release?: boolean; help?: boolean };
 try {
   // Strict: a mistyped --check must not quietly turn a CI check into a rewrite that passes.
-  ({ values: options } = parseArgs({ options: { check: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, strict: true }));
+  ({ values: options } = parseArgs({
+    options: { check: { type: 'boolean' }, release: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    strict: true,
+  }));
 } catch (error) {
   process.stderr.write(`${(error as Error).message}\n${USAGE}`);
   process.exit(2);
@@ -26,7 +37,8 @@ if (options.help) {
   process.exit(0);
 }
 
-const text = serializeOpenApiDocument(buildOpenApiDocument());
+const document = buildOpenApiDocument();
+const text = serializeOpenApiDocument(document);
 if (options.check) {
   const committed = await readFile(OPENAPI_FILE, 'utf8').catch(() => '');
   if (committed !== text) {
@@ -34,7 +46,36 @@ if (options.check) {
     process.exit(1);
   }
   process.stdout.write('openapi.json is up to date\n');
+} else if (options.release) {
+  const comparison = compareWithReleased(await readReleased(), JSON.parse(text));
+  const { nextVersion, releasedVersion, breaking } = comparison;
+  if (breaking.length > 0 || !nextVersion) {
+    process.stderr.write(`${summarise(comparison)}\n${breaking.length > 0 ? 'Nothing released.' : 'Nothing to release.'}\n`);
+    process.exit(breaking.length > 0 ? 1 : 0);
+  }
+  const changelog = await readFile(CHANGELOG_FILE, 'utf8');
+  if (!new RegExp(`^## ${nextVersion.replaceAll('.', '\\.')}\\b`, 'm').test(changelog)) {
+    process.stderr.write(`${summarise(comparison)}\ndocs/CHANGELOG.md has no "## ${nextVersion}" section yet. Nothing released.\n`);
+    process.exit(1);
+  }
+  // The one source of info.version: the API_VERSION constant.
+  const contract = await readFile(CONTRACT_FILE, 'utf8');
+  const declaration = `export const API_VERSION = '${releasedVersion}';`;
+  if (contract.split(declaration).length !== 2) {
+    process.stderr.write(
+      `lib/openapi/contract.ts does not declare ${declaration}: info.version must equal the released one before a release\n`,
+    );
+    process.exit(1);
+  }
+  await writeFile(CONTRACT_FILE, contract.replace(declaration, `export const API_VERSION = '${nextVersion}';`));
+  const released = serializeOpenApiDocument({ ...document, info: { ...document.info, version: nextVersion } });
+  await writeFile(OPENAPI_FILE, released);
+  await writeFile(RELEASED_FILE, released);
+  process.stdout.write(
+    `released ${nextVersion} (was ${releasedVersion}): lib/openapi/contract.ts, openapi.json and docs/openapi-released.json\n`,
+  );
 } else {
   await writeFile(OPENAPI_FILE, text);
   process.stdout.write(`wrote ${OPENAPI_FILE} (${Buffer.byteLength(text)} bytes)\n`);
+  process.stdout.write(`${summarise(compareWithReleased(await readReleased(), JSON.parse(text)))}\n`);
 }

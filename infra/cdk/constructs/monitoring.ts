@@ -2,7 +2,8 @@
  * The stage's alarms: API 5xx rate and p99 latency, errors and throttles per function, throttled
  * requests per table. Production alarms always notify an SNS topic (subscribe the pager to it; an
  * e-mail address can be given in context); staging alarms notify only when `alarmEmail` is set.
- * The canary deployment (stack.ts) rolls back on these same alarms.
+ * The canary deployment (stage-stack.ts) rolls back on these same alarms; the dashboard
+ * (dashboard.ts) shows their states.
  */
 import { Duration, Stack } from 'aws-cdk-lib';
 import {

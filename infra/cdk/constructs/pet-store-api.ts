@@ -126,6 +126,8 @@ export class PetStoreApi extends Construct {
         throttlingRateLimit: settings.throttlingRateLimit,
         throttlingBurstLimit: settings.throttlingBurstLimit,
         tracingEnabled: settings.tracing,
+        // Detailed metrics: each method's requests, errors and latency, for the dashboard.
+        metricsEnabled: true,
         // Execution logs for errors only, never request/response data (it would hold API keys).
         loggingLevel: MethodLoggingLevel.ERROR,
         dataTraceEnabled: false,

@@ -1,0 +1,206 @@
+/**
+ * The stage dashboard: every widget's metrics (namespace, name, dimensions, statistic) point at the
+ * resources of the same template, the alarm widget shows every alarm, and its name and URL are
+ * stack outputs. The DashboardBody is an Fn::Join of JSON text and references; the test joins it
+ * with each reference written as `<Ref:Id>` / `<GetAtt:Id.Attr>` and parses the result.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { App, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import { API_BASE_PATH, routes } from '#lib/routes.ts';
+import { BY_STATUS_INDEX, petsTable } from '#lib/store/tables.ts';
+import { StageDashboard } from '../../infra/cdk/constructs/dashboard.ts';
+import { OUTPUT_IDS, STAGE_NAMES } from '../../infra/cdk/stages.ts';
+import { logicalId, resourcesOf, synth } from './synth.ts';
+
+const app = synth();
+afterAll(() => app.cleanup());
+
+interface WidgetMetric {
+  readonly widget: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly dimensions: Record<string, string>;
+  readonly stat: string;
+}
+
+interface Widget {
+  readonly type: string;
+  readonly properties: { title?: string; metrics?: unknown[][]; alarms?: string[] };
+}
+
+/** The Fn::Join of a template value as one string, each reference written as a readable marker. */
+function joined(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const object = value as Record<string, unknown>;
+  if ('Ref' in object) return `<Ref:${String(object.Ref)}>`;
+  if ('Fn::GetAtt' in object) return `<GetAtt:${(object['Fn::GetAtt'] as string[]).join('.')}>`;
+  if ('Fn::Join' in object) {
+    const [separator, parts] = object['Fn::Join'] as [string, unknown[]];
+    return parts.map(joined).join(separator);
+  }
+  throw new Error(`Unexpected intrinsic in the dashboard body: ${JSON.stringify(value)}`);
+}
+
+function dashboardOf(template: Template): { name: string; widgets: Widget[] } {
+  const dashboards = Object.values(resourcesOf(template, 'AWS::CloudWatch::Dashboard'));
+  expect(dashboards).toHaveLength(1);
+  const properties = dashboards[0]?.Properties as { DashboardName: string; DashboardBody: unknown };
+  return { name: properties.DashboardName, widgets: (JSON.parse(joined(properties.DashboardBody)) as { widgets: Widget[] }).widgets };
+}
+
+/** Each metric line of a widget: `[namespace, name, dim1, value1, …, { stat, … }]` (no stat: Average, the default). */
+function metricsOf(widgets: readonly Widget[]): WidgetMetric[] {
+  return widgets.flatMap((widget) =>
+    (widget.properties.metrics ?? []).map((line) => {
+      const options = line.at(-1) as { stat?: string };
+      const [namespace, name, ...rest] = line.slice(0, -1) as string[];
+      const dimensions: Record<string, string> = {};
+      for (let i = 0; i < rest.length; i += 2) dimensions[rest[i] as string] = rest[i + 1] as string;
+      return {
+        widget: widget.properties.title ?? '',
+        namespace: namespace as string,
+        name: name as string,
+        dimensions,
+        stat: options.stat ?? 'Average',
+      };
+    }),
+  );
+}
+
+/** What the metrics of a namespace and dimensions are shown with: `name stat`, sorted. */
+function shown(metrics: readonly WidgetMetric[], namespace: string, dimensions: Record<string, string>): string[] {
+  const key = (d: Record<string, string>) => JSON.stringify(Object.entries(d).sort());
+  return metrics
+    .filter((m) => m.namespace === namespace && key(m.dimensions) === key(dimensions))
+    .map((m) => `${m.name} ${m.stat}`)
+    .sort();
+}
+
+/** Every API Gateway method of the template as `METHOD /path`, its path built from the resources' PathParts. */
+function apiMethods(template: Template): string[] {
+  const resources = resourcesOf(template, 'AWS::ApiGateway::Resource');
+  const pathOf = (id: unknown): string => {
+    const ref = (id as { Ref?: string }).Ref;
+    const resource = ref ? resources[ref] : undefined;
+    if (!resource) return ''; // the API's root resource
+    const props = resource.Properties as { ParentId: unknown; PathPart: string };
+    return `${pathOf(props.ParentId)}/${props.PathPart}`;
+  };
+  return Object.values(resourcesOf(template, 'AWS::ApiGateway::Method')).map((m) => {
+    const props = m.Properties as { HttpMethod: string; ResourceId: unknown };
+    return `${props.HttpMethod} ${pathOf(props.ResourceId)}`;
+  });
+}
+
+const LATENCY = ['p50', 'p90', 'p99'];
+
+describe.each(STAGE_NAMES)('the %s dashboard', (stage) => {
+  const stack = app.stacks[stage];
+  const template = app.templates[stage];
+  const { name, widgets } = dashboardOf(template);
+  const metrics = metricsOf(widgets);
+  const apiDimensions = { ApiName: `PetStore-${stage}`, Stage: stage };
+
+  it('is named after the stack, with its name and console URL in the outputs', () => {
+    expect(name).toBe(`PetStore-${stage}`);
+    const outputs = template.toJSON().Outputs;
+    expect(outputs[OUTPUT_IDS.dashboardName].Value).toBe(name);
+    expect(joined(outputs[OUTPUT_IDS.dashboardUrl].Value)).toBe(
+      `https://<Ref:AWS::Region>.console.aws.amazon.com/cloudwatch/home?region=<Ref:AWS::Region>#dashboards/dashboard/${name}`,
+    );
+  });
+
+  it("shows every alarm's state first", () => {
+    const [first] = widgets;
+    expect(first?.type).toBe('alarm');
+    const alarms = Object.keys(resourcesOf(template, 'AWS::CloudWatch::Alarm')).map((id) => `<GetAtt:${id}.Arn>`);
+    expect(alarms.length).toBeGreaterThan(0);
+    expect([...(first?.properties.alarms ?? [])].sort()).toEqual(alarms.sort());
+  });
+
+  it('watches the REST API and stage of this template, whose detailed metrics are on', () => {
+    const restApi = Object.values(resourcesOf(template, 'AWS::ApiGateway::RestApi'))[0];
+    expect(restApi?.Properties?.Name).toBe(apiDimensions.ApiName);
+    template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: apiDimensions.Stage,
+      MethodSettings: [Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', MetricsEnabled: true })],
+    });
+    expect(shown(metrics, 'AWS/ApiGateway', apiDimensions)).toEqual(
+      ['4XXError Average', '5XXError Average', 'Count Sum', ...LATENCY.map((p) => `Latency ${p}`)].sort(),
+    );
+  });
+
+  it.each(routes)('has a row for $operationId: its method on API Gateway and its function', (route) => {
+    const resource = `${API_BASE_PATH}${route.resource}`;
+    expect(apiMethods(template)).toContain(`${route.method} ${resource}`);
+    expect(shown(metrics, 'AWS/ApiGateway', { ...apiDimensions, Method: route.method, Resource: resource })).toEqual(
+      ['4XXError Average', '5XXError Average', 'Count Sum', ...LATENCY.map((p) => `Latency ${p}`)].sort(),
+    );
+    const fn = `<Ref:${logicalId(stack.functions[route.functionName])}>`;
+    expect(shown(metrics, 'AWS/Lambda', { FunctionName: fn })).toEqual(
+      ['ConcurrentExecutions Maximum', ...LATENCY.map((p) => `Duration ${p}`), 'Errors Sum', 'Throttles Sum'].sort(),
+    );
+    expect(metrics.filter((m) => m.dimensions.FunctionName === fn).every((m) => m.widget.startsWith(route.operationId))).toBe(true);
+  });
+
+  it('shows consumed capacity and throttling of every table and of the status index', () => {
+    const capacity = [
+      'ConsumedReadCapacityUnits Sum',
+      'ConsumedWriteCapacityUnits Sum',
+      'ReadThrottleEvents Sum',
+      'WriteThrottleEvents Sum',
+    ];
+    for (const { definition, table } of stack.tables.all) {
+      const tableName = `<Ref:${logicalId(table)}>`;
+      expect(shown(metrics, 'AWS/DynamoDB', { TableName: tableName }), definition.logicalName).toEqual(capacity);
+    }
+    const pets = stack.tables.get(petsTable.logicalName);
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      GlobalSecondaryIndexes: [Match.objectLike({ IndexName: BY_STATUS_INDEX })],
+    });
+    expect(
+      shown(metrics, 'AWS/DynamoDB', { TableName: `<Ref:${logicalId(pets.table)}>`, GlobalSecondaryIndexName: BY_STATUS_INDEX }),
+    ).toEqual(capacity);
+  });
+
+  it('has no web ACL widget while the stage has no web ACL', () => {
+    expect(metrics.filter((m) => m.namespace === 'AWS/WAFV2')).toEqual([]);
+  });
+
+  it('graphs everything at the alarms’ one-minute period', () => {
+    const periods = widgets.flatMap((w) => (w.properties.metrics ?? []).map((line) => (line.at(-1) as { period?: number }).period));
+    expect(new Set(periods)).toEqual(new Set([60]));
+  });
+});
+
+describe('a dashboard given a web ACL', () => {
+  it("graphs the requests it blocked, in all and by rule, under the ACL's metric names", () => {
+    const stack = new Stack(new App(), 'PetStore-test');
+    const table = new Table(stack, 'Pets', { partitionKey: { name: 'id', type: AttributeType.NUMBER } });
+    const functions = Object.fromEntries(
+      routes.map((r) => [
+        r.functionName,
+        LambdaFunction.fromFunctionArn(stack, r.functionName, `arn:aws:lambda:eu-west-1:123456789012:function:${r.functionName}`),
+      ]),
+    );
+    new StageDashboard(stack, 'Dashboard', {
+      api: { apiName: 'PetStore-test', stageName: 'test' },
+      routes,
+      functions,
+      tables: [{ definition: petsTable, table }],
+      alarms: [],
+      webAcl: { metricName: 'PetStoreAcl', ruleMetricNames: ['PerApiKey', 'PerSourceIp'] },
+    });
+    const waf = metricsOf(dashboardOf(Template.fromStack(stack)).widgets).filter((m) => m.namespace === 'AWS/WAFV2');
+    expect(waf.map((m) => [m.name, m.dimensions, m.stat])).toEqual(
+      ['ALL', 'PerApiKey', 'PerSourceIp'].map((rule) => [
+        'BlockedRequests',
+        { WebACL: 'PetStoreAcl', Rule: rule, Region: '<Ref:AWS::Region>' },
+        'Sum',
+      ]),
+    );
+  });
+});
