@@ -32,7 +32,8 @@ describe('the web ACL', () => {
   it('limits each source IP and each Authorization value over a one-minute window, and allows the rest', () => {
     const [acl] = Object.values(resourcesOf(production, 'AWS::WAFv2::WebACL'));
     const props = acl?.Properties as Record<string, unknown>;
-    expect(props).toMatchObject({ Scope: 'REGIONAL', DefaultAction: { Allow: {} } });
+    expect(props).toMatchObject({ Name: 'PetStore-production', Scope: 'REGIONAL', DefaultAction: { Allow: {} } });
+    expect(JSON.stringify(props)).not.toMatch(/Token/);
     const rules = props.Rules as { Name: string; Statement: { RateBasedStatement: Record<string, unknown> } }[];
     expect(rules.map((r) => r.Statement.RateBasedStatement)).toEqual([
       { AggregateKeyType: 'IP', Limit: settings.webAclPerIpPerMinute, EvaluationWindowSec: 60 },

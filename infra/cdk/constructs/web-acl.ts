@@ -7,6 +7,7 @@
  * gateway throttles or any function runs. WAF's custom response takes precedence over the
  * gateway's WAF_FILTERED response, so that one never answers these.
  */
+import { Stack } from 'aws-cdk-lib';
 import type { Stage } from 'aws-cdk-lib/aws-apigateway';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
@@ -36,7 +37,8 @@ export class WebAcl extends Construct {
 
   constructor(scope: Construct, id: string, props: WebAclProps) {
     super(scope, id);
-    const name = `${props.stage.restApi.restApiName}-${props.stage.stageName}`.replace(/[^\w-]/g, '-');
+    // The stack's name (one stack per stage); the metric names start with it.
+    const name = Stack.of(this).stackName;
     // Metrics per rule, without sampled requests: a sample would keep the Authorization header.
     const visibility = (metricName: string): CfnWebACL.VisibilityConfigProperty => ({
       cloudWatchMetricsEnabled: true,
