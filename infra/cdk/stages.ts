@@ -97,8 +97,9 @@ export interface StageSettings {
    * while a call takes up to 200 ms (about ten times a warm call's duration). When DynamoDB slows
    * and a call takes ~5 s of bounded retries, a function carries this ÷ 5 s and the rest get 503
    * with Retry-After at once, instead of 500 req/s × 5 s = 2,500 executions taking the account
-   * (default quota 1,000, of which Lambda keeps 100 unreserved). Raise it with the stage rate; keep
-   * the sum over all stages in the account within the account quota minus 100.
+   * (default quota 1,000, of which Lambda keeps 100 unreserved). At worst, every call running to
+   * the functions' 10 s timeout, a function still answers this ÷ 10 s. Raise it with the stage
+   * rate; keep the sum over all stages in the account within the account quota minus 100.
    */
   readonly reservedConcurrency: number;
   /**
