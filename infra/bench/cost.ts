@@ -28,6 +28,9 @@ export const PRICES = {
   dynamodbPerMillionRru: 0.125,
   /** Per GB ingested, by log class. */
   cloudWatchLogsPerGb: { STANDARD: 0.5, INFREQUENT_ACCESS: 0.25 },
+  /** WAF, where the stage has its web ACL: per request, plus $5 a month for the ACL and $1 per rule (two). */
+  wafPerMillionRequests: 0.6,
+  wafPerMonth: { webAcl: 5, rule: 1 },
 } as const;
 
 export type LogClass = keyof typeof PRICES.cloudWatchLogsPerGb;
@@ -67,6 +70,8 @@ export interface FunctionConfig {
   readonly logClass: LogClass;
   /** The stage's access log: its format string and its group's class. */
   readonly accessLog: { readonly format: string; readonly logClass: LogClass };
+  /** The stage has a WAF web ACL, which inspects every request. */
+  readonly webAcl: boolean;
 }
 
 type Resource = { Type: string; Properties: Record<string, unknown> };
@@ -114,6 +119,7 @@ export function synthFunctionConfigs(): FunctionConfig[] {
           systemLogLevel: logging.SystemLogLevel ?? 'INFO',
           logClass: logClassOf(logging.LogGroup ? resources[logging.LogGroup.Ref] : undefined),
           accessLog,
+          webAcl: Object.values(resources).some((r) => r.Type === 'AWS::WAFv2::WebACLAssociation'),
         });
       }
     }
@@ -254,6 +260,7 @@ export interface CostRow {
   readonly apiGateway: number;
   readonly dynamodb: number;
   readonly logs: number;
+  readonly waf: number;
   readonly total: number;
 }
 
@@ -273,6 +280,7 @@ export function costPerMillion(input: CostInput): CostRow {
   const logs =
     gb(functionGroupBytes) * PRICES.cloudWatchLogsPerGb[config.logClass] +
     gb(accessLogBytes) * PRICES.cloudWatchLogsPerGb[config.accessLog.logClass];
+  const waf = config.webAcl ? PRICES.wafPerMillionRequests : 0;
   return {
     input,
     units,
@@ -284,7 +292,8 @@ export function costPerMillion(input: CostInput): CostRow {
     apiGateway,
     dynamodb,
     logs,
-    total: lambdaCompute + lambdaRequests + apiGateway + dynamodb + logs,
+    waf,
+    total: lambdaCompute + lambdaRequests + apiGateway + dynamodb + logs + waf,
   };
 }
 
@@ -299,6 +308,7 @@ export function costTable(rows: readonly CostRow[]): string {
       'API Gateway',
       'DynamoDB',
       'CloudWatch Logs',
+      'WAF',
       '**total / 1M**',
     ],
     rows.map((r) => [
@@ -310,6 +320,7 @@ export function costTable(rows: readonly CostRow[]): string {
       `$${r.apiGateway.toFixed(3)}`,
       `$${r.dynamodb.toFixed(3)}`,
       `$${r.logs.toFixed(3)}`,
+      `$${r.waf.toFixed(3)}`,
       `**$${r.total.toFixed(2)}**`,
     ]),
   );

@@ -100,6 +100,7 @@ export class PetStoreStack extends Stack {
         description: `Pet Store ${settings.stage}: ${describeRoutes(name)}`,
         ...stageFunction,
         retainVersions: settings.production,
+        reservedConcurrency: settings.reservedConcurrency,
         environment: {
           [ENV.keyCacheSeconds]: String(settings.apiKeyCacheSeconds),
           ...(settings.allowedOrigins.length > 0 ? { [ENV.allowedOrigins]: settings.allowedOrigins.join(',') } : {}),
@@ -135,6 +136,7 @@ export class PetStoreStack extends Stack {
       functionName: `${this.stackName}-docs`,
       description: `Pet Store ${settings.stage}: GET /v1/docs (API reference page)`,
       ...stageFunction,
+      reservedConcurrency: settings.docsThrottlingBurstLimit,
       bundledFiles: {
         sources: Object.keys(REFERENCE_ASSETS).map((name) => `node_modules/swagger-ui-dist/${name}`),
         into: BUNDLED_ASSETS_DIR,
@@ -151,6 +153,7 @@ export class PetStoreStack extends Stack {
       functions,
       tables: this.tables.all,
       alarms: this.monitoring.all,
+      webAcl: this.api.webAcl,
     });
 
     if (this.liveAliases) {

@@ -87,6 +87,37 @@ export interface StageSettings {
    */
   readonly minimumCompressionSizeBytes: number;
   /**
+   * An AWS WAF web ACL on the stage with two rate-based rules, each over the last minute: requests
+   * per `Authorization` header value (per API key, and per made-up key) and requests per source IP
+   * (keyless floods, the docs). Over either limit a client gets 429 `too_many_requests` from WAF,
+   * before API Gateway's throttle, which all clients share, or any function runs. Production: on
+   * (one key can take a tenth of a method's stage rate, one address a fifth); staging: off, since
+   * load tests drive one key from one machine far past these limits.
+   */
+  readonly webAcl: boolean;
+  /** Requests per minute one `Authorization` value may make (WAF's least is 10). */
+  readonly webAclPerKeyPerMinute: number;
+  /** Requests per minute one source IP may make, keyed or not: at least the per-key limit. */
+  readonly webAclPerIpPerMinute: number;
+  /**
+   * Reserved concurrency of each API function: at most this many run at once, and the account's
+   * other functions keep the rest. Derived as stage rate × 0.2 s: the stage throttle is carried
+   * while a call takes up to 200 ms (about ten times a warm call's duration). When DynamoDB slows
+   * and a call takes ~5 s of bounded retries, a function carries this ÷ 5 s and the rest get 503
+   * with Retry-After at once, instead of 500 req/s × 5 s = 2,500 executions taking the account
+   * (default quota 1,000, of which Lambda keeps 100 unreserved). At worst, every call running to
+   * the functions' 10 s timeout, a function still answers this ÷ 10 s. Raise it with the stage
+   * rate; keep the sum over all stages in the account within the account quota minus 100.
+   */
+  readonly reservedConcurrency: number;
+  /**
+   * Method throttle of each docs route (`GET /v1/docs`, `GET /v1/docs/{asset}`): far below the
+   * stage's, since an asset is up to 1.7 MB answered to a 200-byte request without a key, and
+   * browsers cache the assets for a year. The docs function reserves this burst as its concurrency.
+   */
+  readonly docsThrottlingRateLimit: number;
+  readonly docsThrottlingBurstLimit: number;
+  /**
    * Production, for one deploy during an incident (`-c production.hotfix=true`): the canary
    * ignores its alarms, which are firing already, and shifts all traffic at once. Never in cdk.json.
    */
@@ -134,6 +165,18 @@ const compressionSize = z.preprocess(
     .int({ error: COMPRESSION_SIZE_ERROR })
     .check(z.gte(0, { error: COMPRESSION_SIZE_ERROR }), z.lte(10_485_760, { error: COMPRESSION_SIZE_ERROR })),
 );
+/** WAF's range for a rate-based rule's limit. */
+const WAF_LIMIT_ERROR = 'must be a whole number of requests from 10 to 2000000000';
+const wafLimit = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
+  z.int({ error: WAF_LIMIT_ERROR }).check(z.gte(10, { error: WAF_LIMIT_ERROR }), z.lte(2_000_000_000, { error: WAF_LIMIT_ERROR })),
+);
+/** Lambda's reserved concurrency: a whole number of executions, at least 1 (0 would stop the function). */
+const CONCURRENCY_ERROR = 'must be a whole number of executions from 1';
+const concurrency = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
+  z.int({ error: CONCURRENCY_ERROR }).check(z.gte(1, { error: CONCURRENCY_ERROR })),
+);
 /** The most origins one stage allows: each is a mock status 201..299 (infra/cdk/constructs/cors-preflight.ts). */
 export const MAX_ALLOWED_ORIGINS = 99;
 const ORIGIN_ERROR = 'must be origins such as https://app.example.com (scheme, lower-case host, optional port; no path), comma-separated';
@@ -170,6 +213,12 @@ const stageContext = z.strictObject({
   logLevel: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }),
   tracing: flag,
   minimumCompressionSizeBytes: compressionSize,
+  webAcl: flag,
+  webAclPerKeyPerMinute: wafLimit,
+  webAclPerIpPerMinute: wafLimit,
+  reservedConcurrency: concurrency,
+  docsThrottlingRateLimit: positiveNumber,
+  docsThrottlingBurstLimit: concurrency,
   hotfix: flag,
   alarmEmail: optionalText(z.string().check(z.regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, { error: 'is not an e-mail address' }))),
   domainName: optionalText(),
@@ -242,6 +291,12 @@ function describeIssues(stage: StageName, error: z.ZodError, raw: Record<string,
 function settingsOf(stage: StageName, values: StageContext): StageSettings {
   if (values.throttlingBurstLimit < values.throttlingRateLimit) {
     throw new Error(`stage "${stage}" setting "throttlingBurstLimit" must be at least throttlingRateLimit.`);
+  }
+  if (values.docsThrottlingBurstLimit < values.docsThrottlingRateLimit) {
+    throw new Error(`stage "${stage}" setting "docsThrottlingBurstLimit" must be at least docsThrottlingRateLimit.`);
+  }
+  if (values.webAclPerIpPerMinute < values.webAclPerKeyPerMinute) {
+    throw new Error(`stage "${stage}" setting "webAclPerIpPerMinute" must be at least webAclPerKeyPerMinute.`);
   }
   const { domainName, certificateArn, hostedZoneId, hostedZoneName, account, region, alarmEmail, allowedOrigins, ...rest } = values;
   return {

@@ -3,7 +3,14 @@
  * `/v1/openapi.json`, every asset served from `/v1/docs/…` by the same function, so no request
  * leaves the API's origin. The page points "Try it out" at the stage it was loaded from, whatever
  * servers the document lists, and a reader authorizes with an API key (Authorize → bearerAuth).
+ *
+ * Each asset is served under a name that carries a hash of its content
+ * (`swagger-ui-bundle.<8 hex>.js`), so it can be cached for a year as immutable and a new version
+ * is a new name; any other name is a 404. The page itself is revalidated on every load and sends
+ * a Content-Security-Policy: it holds a pasted API key in memory, so no script, style or
+ * connection may come from another origin and no other site may frame it.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
@@ -16,7 +23,7 @@ import { API_BASE_PATH, OPENAPI_DOCUMENT_PATH } from '../routes.ts';
 
 export const REFERENCE_PAGE_PATH = '/docs';
 
-/** Swagger UI's files the page loads, with their media types; the CDK copies them next to the bundle. */
+/** Swagger UI's files the page loads (package file names), with their media types; the CDK copies them next to the bundle. */
 export const REFERENCE_ASSETS: Readonly<Record<string, string>> = {
   'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
   'swagger-ui.css': 'text/css; charset=utf-8',
@@ -39,6 +46,71 @@ function asset(name: string): string {
   return text;
 }
 
+/**
+ * The page's own script, served as an asset like Swagger UI's (the policy allows no inline script):
+ * it loads this stage's document and points "Try it out" at this stage, whatever servers the
+ * document lists. The page gives it the stage's base address in `data-base`.
+ */
+const PAGE_SCRIPT = `const root = document.getElementById('swagger-ui');
+const base = root.dataset.base;
+fetch(base + ${JSON.stringify(OPENAPI_DOCUMENT_PATH)})
+  .then((response) => response.json())
+  .then((spec) => {
+    spec.servers = [{ url: base, description: 'This stage' }];
+    window.ui = SwaggerUIBundle({ spec, domNode: root, deepLinking: true, validatorUrl: null, persistAuthorization: false });
+  });
+`;
+
+/** The page's policy: its own origin only (Swagger UI's stylesheet embeds its icons as data: images). */
+export const REFERENCE_PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** A year, the most a cache keeps anything: a served asset's content never changes under its name. */
+export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
+interface ServedAsset {
+  /** The file it is made from: a package file name, or `reference.js` for the page's script. */
+  readonly source: string;
+  readonly type: string;
+  readonly body: string;
+}
+
+let served: ReadonlyMap<string, ServedAsset> | undefined;
+
+/** Every asset by its served name (`swagger-ui.3f2a9c1b.css`): the name carries its content's hash. */
+export function servedAssets(): ReadonlyMap<string, ServedAsset> {
+  if (served === undefined) {
+    const files: ServedAsset[] = [
+      ...Object.entries(REFERENCE_ASSETS).map(([source, type]) => ({ source, type, body: asset(source) })),
+      { source: 'reference.js', type: 'text/javascript; charset=utf-8', body: PAGE_SCRIPT },
+    ];
+    served = new Map(files.map((file) => [hashedName(file.source, file.body), file]));
+  }
+  return served;
+}
+
+/** `swagger-ui-bundle.js` → `swagger-ui-bundle.<first 8 hex of its SHA-256>.js`. */
+function hashedName(name: string, body: string): string {
+  const dot = name.lastIndexOf('.');
+  return `${name.slice(0, dot)}.${createHash('sha256').update(body).digest('hex').slice(0, 8)}${name.slice(dot)}`;
+}
+
+/** The served name of a source file. */
+function servedName(source: string): string {
+  const found = [...servedAssets()].find(([, file]) => file.source === source);
+  if (found === undefined) throw new Error(`No served asset for ${source}`);
+  return found[0];
+}
+
 /** Public and the same for every origin, as the OpenAPI document is (docs/cors.md). */
 const PUBLIC_HEADERS = { 'X-Content-Type-Options': 'nosniff', 'Access-Control-Allow-Origin': '*' };
 
@@ -51,51 +123,46 @@ export function referencePageResponse(event: APIGatewayProxyEvent): APIGatewayPr
       headers: {
         'Content-Type': 'text/html; charset=utf-8',
         'Cache-Control': 'no-cache',
+        'Content-Security-Policy': REFERENCE_PAGE_CSP,
         ...PUBLIC_HEADERS,
         [REQUEST_ID_HEADER]: requestId,
       },
       body: page(absoluteUrl(event, API_BASE_PATH)),
     };
   }
-  const type = Object.hasOwn(REFERENCE_ASSETS, name) ? REFERENCE_ASSETS[name] : undefined;
-  if (type === undefined) {
+  const file = servedAssets().get(name);
+  if (file === undefined) {
     const result = errorResult(new HttpError('not_found', NOT_FOUND_MESSAGE));
     return { ...result, headers: { ...result.headers, ...COMMON_RESPONSE_HEADERS, ...PUBLIC_HEADERS, [REQUEST_ID_HEADER]: requestId } };
   }
   return {
     statusCode: 200,
-    // The assets change only with a deploy; an hour of caching spares a reader the 1.7 MB again.
-    headers: { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600', ...PUBLIC_HEADERS, [REQUEST_ID_HEADER]: requestId },
-    body: asset(name),
+    headers: { 'Content-Type': file.type, 'Cache-Control': IMMUTABLE_CACHE_CONTROL, ...PUBLIC_HEADERS, [REQUEST_ID_HEADER]: requestId },
+    body: file.body,
   };
 }
 
-/** The page. `base` is this stage's base address (…/v1); JSON.stringify makes it a safe JS string. */
+/** The page. `base` is this stage's base address (…/v1), escaped for the attributes it appears in. */
 function page(base: string): string {
-  const assets = `${base}${REFERENCE_PAGE_PATH}`;
+  const assets = escapeAttribute(`${base}${REFERENCE_PAGE_PATH}`);
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Pet Store API reference</title>
-<link rel="stylesheet" href="${assets}/swagger-ui.css">
+<link rel="stylesheet" href="${assets}/${servedName('swagger-ui.css')}">
 <link rel="icon" href="data:,">
 </head>
 <body>
-<div id="swagger-ui"></div>
-<script src="${assets}/swagger-ui-bundle.js"></script>
-<script>
-  const base = ${JSON.stringify(base).replace(/</g, '\\u003c')};
-  fetch(base + ${JSON.stringify(OPENAPI_DOCUMENT_PATH)})
-    .then((response) => response.json())
-    .then((spec) => {
-      // "Try it out" calls the stage this page came from, not the document's server templates.
-      spec.servers = [{ url: base, description: 'This stage' }];
-      window.ui = SwaggerUIBundle({ spec, dom_id: '#swagger-ui', deepLinking: true, validatorUrl: null, persistAuthorization: false });
-    });
-</script>
+<div id="swagger-ui" data-base="${escapeAttribute(base)}"></div>
+<script src="${assets}/${servedName('swagger-ui-bundle.js')}"></script>
+<script src="${assets}/${servedName('reference.js')}"></script>
 </body>
 </html>
 `;
+}
+
+function escapeAttribute(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

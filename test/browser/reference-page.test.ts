@@ -2,7 +2,7 @@
  * The API reference page (GET /v1/docs) in a real browser: Debian's Chromium, driven by
  * playwright-core, against local mode serving the staging template (`npm run test:browser`; .ci/run
  * installs the `chromium` package when it is missing). The page must load with no console error
- * and no request to another origin, show the three operations, getPet deprecated with its sunset,
+ * and no request to another origin, under its Content-Security-Policy with nothing refused, show the three operations, getPet deprecated with its sunset,
  * and the error codes, and let a reader authorize with a key, create a pet and list it.
  * UPDATE_SCREENSHOT=1 rewrites docs/api-reference.png, the screenshot the README shows.
  */
@@ -20,6 +20,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 let stack: LocalStack;
 let browser: Browser;
 let page: Page;
+let pagePolicy: string | undefined;
 const apiKey = generateApiKey();
 const consoleErrors: string[] = [];
 const foreignRequests: string[] = [];
@@ -39,7 +40,13 @@ beforeAll(async () => {
     const url = new URL(request.url());
     if (url.protocol !== 'data:' && url.origin !== origin) foreignRequests.push(request.url());
   });
-  await page.goto(`${stack.url}/docs`);
+  // Whatever the policy refuses, as the page itself sees it.
+  await page.addInitScript({
+    content:
+      "window.refused = []; document.addEventListener('securitypolicyviolation', (e) => window.refused.push(e.effectiveDirective + ' ' + e.blockedURI));",
+  });
+  const response = await page.goto(`${stack.url}/docs`);
+  pagePolicy = (await response?.headerValue('content-security-policy')) ?? undefined;
   await page.locator('.opblock').first().waitFor();
 }, 60_000);
 
@@ -94,6 +101,8 @@ describe('the API reference page', () => {
   it('loads with no console error and no request to another origin', async () => {
     expect(consoleErrors).toEqual([]);
     expect(foreignRequests).toEqual([]);
+    expect(pagePolicy).toContain("script-src 'self'");
+    await expect(page.evaluate('window.refused')).resolves.toEqual([]);
     const file = process.env.UPDATE_SCREENSHOT === '1' ? path.join(REPO_ROOT, 'docs/api-reference.png') : path.join(scratch, 'page.png');
     // The top of the page: title, servers, Authorize and the operations (no key on screen).
     await page.mouse.wheel(0, -100_000);

@@ -126,7 +126,7 @@ describe.each(STAGE_NAMES)('the %s dashboard', (stage) => {
     expect(restApi?.Properties?.Name).toBe(apiDimensions.ApiName);
     template.hasResourceProperties('AWS::ApiGateway::Stage', {
       StageName: apiDimensions.Stage,
-      MethodSettings: [Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', MetricsEnabled: true })],
+      MethodSettings: Match.arrayWith([Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', MetricsEnabled: true })]),
     });
     expect(shown(metrics, 'AWS/ApiGateway', apiDimensions)).toEqual(
       ['4XXError Average', '5XXError Average', 'Count Sum', ...LATENCY.map((p) => `Latency ${p}`)].sort(),
@@ -166,8 +166,19 @@ describe.each(STAGE_NAMES)('the %s dashboard', (stage) => {
     ).toEqual(capacity);
   });
 
-  it('has no web ACL widget while the stage has no web ACL', () => {
-    expect(metrics.filter((m) => m.namespace === 'AWS/WAFV2')).toEqual([]);
+  it('watches the blocked requests of the stage’s web ACL by its rules’ metric names, or none without one', () => {
+    const acl = Object.values(resourcesOf(template, 'AWS::WAFv2::WebACL'))[0]?.Properties as
+      | { VisibilityConfig: { MetricName: string }; Rules: { VisibilityConfig: { MetricName: string } }[] }
+      | undefined;
+    const waf = metrics
+      .filter((m) => m.namespace === 'AWS/WAFV2')
+      .map((m) => `${m.dimensions.WebACL} ${m.dimensions.Rule} ${m.name} ${m.stat}`);
+    if (!acl) {
+      expect(waf).toEqual([]);
+      return;
+    }
+    const rules = ['ALL', ...acl.Rules.map((rule) => rule.VisibilityConfig.MetricName)];
+    expect(waf.sort()).toEqual(rules.map((rule) => `${acl.VisibilityConfig.MetricName} ${rule} BlockedRequests Sum`).sort());
   });
 
   it('graphs everything at the alarms’ one-minute period', () => {

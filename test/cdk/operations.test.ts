@@ -291,7 +291,7 @@ describe('custom domain from context', () => {
   it('leaves the other stage alone and applies flat overrides', () => {
     customised.templates.staging.resourceCountIs('AWS::ApiGateway::DomainName', 0);
     customised.templates.staging.hasResourceProperties('AWS::ApiGateway::Stage', {
-      MethodSettings: [Match.objectLike({ ThrottlingRateLimit: 20 })],
+      MethodSettings: Match.arrayWith([Match.objectLike({ ResourcePath: '/*', ThrottlingRateLimit: 20 })]),
     });
   });
 });

@@ -90,6 +90,10 @@ describe('stage settings', () => {
     [{ 'staging.minimumCompressionSizeBytes': 20_000_000 }, /minimumCompressionSizeBytes" must be a whole number/],
     [{ 'staging.account': '12345', 'staging.region': 'eu-west-1' }, /12-digit AWS account id/],
     [{ 'staging.account': '123456789012', 'staging.region': 'Europe' }, /not an AWS region/],
+    [{ 'staging.webAclPerKeyPerMinute': '5' }, /webAclPerKeyPerMinute" must be a whole number of requests from 10/],
+    [{ 'staging.webAclPerIpPerMinute': '100' }, /webAclPerIpPerMinute" must be at least webAclPerKeyPerMinute/],
+    [{ 'staging.reservedConcurrency': '0' }, /reservedConcurrency" must be a whole number of executions from 1/],
+    [{ 'staging.docsThrottlingBurstLimit': '2' }, /docsThrottlingBurstLimit" must be at least docsThrottlingRateLimit/],
   ])('rejects %j', (context, error) => {
     expect(() => read('staging', context)).toThrow(error);
   });

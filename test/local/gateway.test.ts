@@ -1,7 +1,8 @@
 /**
  * The template-driven gateway of local mode (infra/local/gateway/), on the staging template the
  * CDK app synthesizes: routing by the resource tree, MOCK integrations and gateway responses
- * rendered by Velocity, method throttling, and what it makes of a function's failure.
+ * rendered by Velocity, method throttling, a web ACL's rate rules, reserved concurrency, and what it
+ * makes of a function's failure.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
@@ -15,6 +16,7 @@ import { type FunctionInvoker, LocalRestApi, preferredCoding, type RequestHead }
 import { matchPath, methodFor } from '../../infra/local/gateway/router.ts';
 import { readRestApi, type RestApiDefinition } from '../../infra/local/gateway/template.ts';
 import { MethodThrottle } from '../../infra/local/gateway/throttle.ts';
+import { WebAclRateRules } from '../../infra/local/gateway/web-acl.ts';
 import { renderTemplate } from '../../infra/local/gateway/velocity.ts';
 import { GATEWAY_MAX_BODY_BYTES } from '#lib/http/gateway-errors.ts';
 import { openApiMappingTemplate } from '#lib/openapi/serve.ts';
@@ -60,7 +62,14 @@ async function call(api: LocalRestApi, method: string, path: string, headers: Re
 describe('the template', () => {
   it('reads the resource tree, the stage, its throttling and the functions', () => {
     expect(definition.stageName).toBe('staging');
-    expect(definition.throttling).toEqual([{ resourcePath: '/*', httpMethod: '*', rateLimit: 50, burstLimit: 100 }]);
+    expect(definition.throttling).toEqual([
+      { resourcePath: '/*', httpMethod: '*', rateLimit: 50, burstLimit: 100 },
+      { resourcePath: '/~1v1~1docs', httpMethod: 'GET', rateLimit: 5, burstLimit: 10 },
+      { resourcePath: '/~1v1~1docs~1{asset}', httpMethod: 'GET', rateLimit: 5, burstLimit: 10 },
+    ]);
+    // Staging has no web ACL by default; every function has a reserved concurrency.
+    expect(definition.webAcl).toBeUndefined();
+    expect([...definition.functions.values()].map((f) => f.reservedConcurrency)).toEqual([10, 10, 10, 10]);
     expect([...definition.functions.values()].map((f) => f.functionName).sort()).toEqual([
       'PetStore-staging-create-pet',
       'PetStore-staging-docs',
@@ -216,6 +225,108 @@ describe('throttling from MethodSettings', () => {
     );
     expect([throttle.tryAcquire('/v1/pets', 'POST'), throttle.tryAcquire('/v1/pets', 'POST')]).toEqual([true, false]);
     expect([throttle.tryAcquire('/v1/pets', 'GET'), throttle.tryAcquire('/v1/pets', 'GET')]).toEqual([true, true]);
+  });
+});
+
+describe("a web ACL's rate rules, from the template", () => {
+  let withAcl: RestApiDefinition;
+  beforeAll(async () => {
+    withAcl = readRestApi(
+      await synthesizeStageTemplate('staging', {
+        'staging.webAcl': 'true',
+        'staging.webAclPerKeyPerMinute': '10',
+        'staging.webAclPerIpPerMinute': '15',
+      }),
+    );
+  });
+
+  it('reads both rules in priority order: per source IP, then per Authorization value, with their Block response', () => {
+    expect(withAcl.webAcl?.rules.map(({ name, limit, windowSeconds, key }) => ({ name, limit, windowSeconds, key }))).toEqual([
+      { name: 'per-source-ip', limit: 15, windowSeconds: 60, key: { ip: true } },
+      { name: 'per-api-key', limit: 10, windowSeconds: 60, key: { header: 'authorization' } },
+    ]);
+  });
+
+  it('blocks a key over its limit with the 429 Error body and Retry-After, while other keys and the keyless pass', async () => {
+    const api = new LocalRestApi(withAcl, echo, { throttling: true, maxBodyBytes: GATEWAY_MAX_BODY_BYTES });
+    const asKey = (key: string) => call(api, 'GET', '/v1/pets', { Authorization: `Bearer ${key}` });
+    for (let i = 0; i < 10; i++) expect((await asKey('one')).statusCode).toBe(200);
+    const blocked = await asKey('one');
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.headers).toEqual({
+      'Content-Type': 'application/json',
+      'Retry-After': '60',
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+    });
+    expect(blocked.json).toEqual({ code: 'too_many_requests', message: expect.stringMatching(/Retry-After/), status: 429 });
+    expect((await asKey('two')).statusCode).toBe(200);
+    expect((await call(api, 'GET', '/v1/docs')).statusCode).toBe(200);
+  });
+
+  it('blocks a source IP over its limit whatever it sends, keyless or with a fresh made-up key each time', async () => {
+    const api = new LocalRestApi(withAcl, echo, { throttling: true, maxBodyBytes: GATEWAY_MAX_BODY_BYTES });
+    const statuses = [];
+    for (let i = 0; i < 16; i++)
+      statuses.push((await call(api, 'GET', '/v1/pets', i % 2 ? { Authorization: `Bearer k${i}` } : {})).statusCode);
+    expect(statuses.slice(0, 15).every((status) => status === 200)).toBe(true);
+    expect(statuses[15]).toBe(429);
+    // Unknown paths count too: the web ACL answers before the gateway routes.
+    expect((await call(api, 'GET', '/nowhere')).json).toMatchObject({ code: 'too_many_requests' });
+  });
+
+  it('counts over a sliding window: a blocked client passes again once its recent rate falls below the limit', () => {
+    let now = 0;
+    const rules = new WebAclRateRules(
+      { rules: [{ name: 'ip', limit: 3, windowSeconds: 60, key: { ip: true }, response: { status: 429, headers: {}, body: '' } }] },
+      () => now,
+    );
+    const request = { sourceIp: '10.0.0.1', header: () => undefined };
+    expect([1, 2, 3, 4].map(() => rules.check(request) === undefined)).toEqual([true, true, true, false]);
+    // Half a window later the previous window still weighs half: 4 × 0.5 + 1 = 3, not over 3.
+    now = 90_000;
+    expect(rules.check(request)).toBeUndefined();
+    expect(rules.check(request)?.status).toBe(429);
+    expect(rules.check({ sourceIp: '10.0.0.2', header: () => undefined })).toBeUndefined();
+    now = 240_000;
+    expect(rules.check(request)).toBeUndefined();
+  });
+
+  it('is off with the other limits (throttling: false), as load tests run', async () => {
+    const api = new LocalRestApi(withAcl, echo, { throttling: false, maxBodyBytes: GATEWAY_MAX_BODY_BYTES });
+    for (let i = 0; i < 20; i++) expect((await call(api, 'GET', '/v1/pets', { Authorization: 'Bearer one' })).statusCode).toBe(200);
+  });
+});
+
+describe('reserved concurrency, from the template', () => {
+  it('answers an invocation over the reservation with INTEGRATION_FAILURE (503, Retry-After) without running it', async () => {
+    const gates: (() => void)[] = [];
+    let runs = 0;
+    const slow: FunctionInvoker = async (fn, event, requestId) => {
+      runs++;
+      await new Promise<void>((resolve) => gates.push(resolve));
+      return echo(fn, event, requestId);
+    };
+    const api = new LocalRestApi(definition, slow, { throttling: true, maxBodyBytes: GATEWAY_MAX_BODY_BYTES });
+    const reserved = [...definition.functions.values()].find((f) => f.functionName.endsWith('list-pets'))?.reservedConcurrency ?? 0;
+    expect(reserved).toBe(10);
+    const running = Array.from({ length: reserved }, () => call(api, 'GET', '/v1/pets'));
+    const throttled = await call(api, 'GET', '/v1/pets');
+    expect(throttled.statusCode).toBe(503);
+    expect(throttled.headers).toMatchObject({ 'Retry-After': '1', 'Content-Type': 'application/json', 'X-Request-Id': 'req-1' });
+    expect(throttled.json).toMatchObject({ code: 'service_unavailable', status: 503 });
+    expect(runs).toBe(reserved);
+    // Another function has its own reservation.
+    const other = call(api, 'GET', '/v1/pets/1');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(runs).toBe(reserved + 1);
+    for (const open of gates) open();
+    expect((await Promise.all([...running, other])).map((r) => r.statusCode)).toEqual(Array(reserved + 1).fill(200));
+    // Back under the reservation: it runs again.
+    const again = call(api, 'GET', '/v1/pets');
+    await new Promise((resolve) => setImmediate(resolve));
+    gates.at(-1)?.();
+    expect((await again).statusCode).toBe(200);
   });
 });
 

@@ -58,7 +58,11 @@ export const GATEWAY_RESPONSES = {
     headers: { 'Retry-After': '1' },
   },
   QUOTA_EXCEEDED: { code: 'too_many_requests', message: 'The request quota for this period is used up.' },
-  // The function could not be run (Lambda throttled or unavailable): transient, nothing was done.
+  // The function could not be run: transient, nothing was done. A function over its reserved
+  // concurrency is the common case: Lambda answers the invoke with 429 TooManyRequestsException,
+  // which API Gateway REST reports as this type ("Execution failed due to configuration error:
+  // Rate Exceeded.") with a 500 unless set here. 503, not 429: the limit is the service's capacity,
+  // shared by every client, not this client's rate.
   INTEGRATION_FAILURE: {
     code: 'service_unavailable',
     message: 'The service is temporarily unavailable. Nothing was changed; retry after a short wait.',

@@ -2,7 +2,8 @@
  * The stage's REST API, built from the shared route table (lib/routes.ts): a `v1` resource at the
  * root with the routes under it, each a Lambda proxy integration; mock methods that answer wrong
  * methods (405 + Allow) and unknown paths (404) exactly like local mode; Gateway Responses that give
- * every gateway-made error the service's Error body; per-stage throttling; JSON access logs; and an
+ * every gateway-made error the service's Error body; per-stage throttling, a lower one on the docs
+ * routes and, where the stage asks for it, a WAF web ACL with per-client limits; JSON access logs; and an
  * optional custom domain whose root maps to the stage, so the base address ends in `/v1` either way.
  */
 import { type RemovalPolicy, Size, Stack, Validations } from 'aws-cdk-lib';
@@ -41,6 +42,7 @@ import { GATEWAY_RESPONSES, type GatewayError, NOT_FOUND_BODY, errorBody, method
 import { pascal } from '../pascal.ts';
 import { allowedOriginHeaders, originSelectingTemplate, originStatus, preflightHeaders } from './cors-preflight.ts';
 import { serviceLogGroup } from './log-groups.ts';
+import { WebAcl } from './web-acl.ts';
 
 export interface PetStoreApiProps {
   readonly settings: StageSettings;
@@ -100,11 +102,13 @@ export class PetStoreApi extends Construct {
   readonly executeApiBaseUrl: string;
   readonly accessLogGroup: LogGroup;
   readonly domain?: DomainName;
+  readonly webAcl?: WebAcl;
 
   constructor(scope: Construct, id: string, props: PetStoreApiProps) {
     super(scope, id);
     const { settings } = props;
     const stackName = Stack.of(this).stackName;
+    const base = API_BASE_PATH.replace(/^\/+/, '');
 
     this.accessLogGroup = serviceLogGroup(this, 'AccessLogs', {
       baseName: `/aws/apigateway/${stackName}/access`,
@@ -133,6 +137,19 @@ export class PetStoreApi extends Construct {
         dataTraceEnabled: false,
         accessLogDestination: new LogGroupLogDestination(this.accessLogGroup),
         accessLogFormat: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
+        // The docs routes answer up to 1.7 MB without a key: their own low throttle. A method
+        // setting replaces the stage's for that method, so it repeats the logging settings.
+        methodOptions: Object.fromEntries(
+          [REFERENCE_PAGE_PATH, `${REFERENCE_PAGE_PATH}/{asset}`].map((path) => [
+            `/${base}${path}/GET`,
+            {
+              throttlingRateLimit: settings.docsThrottlingRateLimit,
+              throttlingBurstLimit: settings.docsThrottlingBurstLimit,
+              loggingLevel: MethodLoggingLevel.ERROR,
+              dataTraceEnabled: false,
+            },
+          ]),
+        ),
       },
     });
     // RestApi adds an `Endpoint` output (the stage root, without /v1); the stack outputs BaseUrl instead.
@@ -150,6 +167,13 @@ export class PetStoreApi extends Construct {
     this.addRoutes(props.targets, settings.allowedOrigins);
     this.addReferencePage(props.referenceTarget);
     this.addGatewayResponses(settings.allowedOrigins);
+    if (settings.webAcl) {
+      this.webAcl = new WebAcl(this, 'WebAcl', {
+        stage: this.api.deploymentStage,
+        perKeyPerMinute: settings.webAclPerKeyPerMinute,
+        perIpPerMinute: settings.webAclPerIpPerMinute,
+      });
+    }
 
     this.executeApiBaseUrl = this.api.urlForPath(API_BASE_PATH);
     this.baseUrl = this.executeApiBaseUrl;
@@ -190,11 +214,13 @@ export class PetStoreApi extends Construct {
         id: 'AwsSolutions-APIG2',
         reason: 'Requests are validated in the functions (zod), which answer with the service Error body and precise messages.',
       },
-      {
-        id: 'AwsSolutions-APIG3',
-        reason: 'No WAF for now: per-stage throttling and in-function key checks bound abuse; revisit if the API is attacked.',
-      },
     );
+    if (!this.webAcl) {
+      Validations.of(this).acknowledge({
+        id: 'AwsSolutions-APIG3',
+        reason: 'This stage has its web ACL off (stage setting webAcl): the stage throttle and in-function key checks bound abuse.',
+      });
+    }
   }
 
   private addRoutes(targets: PetStoreApiProps['targets'], allowedOrigins: readonly string[]): void {

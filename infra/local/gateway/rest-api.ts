@@ -1,6 +1,7 @@
 /**
  * One stage of a REST API, served from its template: what API Gateway does between a client and a
- * function. It routes by the resource tree, throttles by the stage's method settings, answers MOCK
+ * function, and a web ACL in front of it. It applies the web ACL's rate rules, routes by the
+ * resource tree, throttles by the stage's method settings and the functions' reserved concurrency, answers MOCK
  * integrations and every error it makes itself (gateway responses) by rendering the template's own
  * mapping templates, and hands AWS_PROXY integrations a REST proxy event for the function.
  *
@@ -21,7 +22,9 @@ import type {
   MockIntegration,
   RestApiDefinition,
 } from './template.ts';
+import { withReservedConcurrency } from '../lambda/reserved-concurrency.ts';
 import { MethodThrottle } from './throttle.ts';
+import { WebAclRateRules } from './web-acl.ts';
 import { type ContextVariables, renderTemplate, valueAt } from './velocity.ts';
 
 /** What the gateway knows of a request before reading its body. */
@@ -31,7 +34,9 @@ export type RequestHead = Omit<GatewayRequest, 'body' | 'resource' | 'pathParame
 export type Invocation =
   | { readonly ok: true; readonly result: unknown }
   /** The function threw, timed out or ran out of memory: Lambda reports a function error. */
-  | { readonly ok: false; readonly reason: string };
+  | { readonly ok: false; readonly reason: string; readonly throttled?: false }
+  /** Lambda refused to run it: the function is at its reserved concurrency. */
+  | { readonly ok: false; readonly reason: string; readonly throttled: true };
 
 export type FunctionInvoker = (fn: LambdaFunctionDefinition, event: APIGatewayProxyEvent, requestId: string) => Promise<Invocation>;
 
@@ -46,7 +51,10 @@ export type Routed =
     };
 
 export interface LocalRestApiOptions {
-  /** Apply the stage's method throttling (429 THROTTLED). */
+  /**
+   * Apply the stage's limits: the web ACL's rate rules (its Block response), the method throttling
+   * (429 THROTTLED) and the functions' reserved concurrency (INTEGRATION_FAILURE).
+   */
   readonly throttling: boolean;
   /** API Gateway's payload limit: a larger request gets REQUEST_TOO_LARGE before any function runs. */
   readonly maxBodyBytes: number;
@@ -60,6 +68,8 @@ const DEFAULT_ERRORS = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported Media Type' },
   // A function error, a timeout, or a malformed proxy response: a 502 of the DEFAULT_5XX type.
   DEFAULT_5XX: { status: 502, message: 'Internal server error' },
+  // Lambda could not run the function, e.g. throttled: "Execution failed due to configuration error".
+  INTEGRATION_FAILURE: { status: 500, message: 'Internal server error' },
 } as const;
 type GatewayErrorType = keyof typeof DEFAULT_ERRORS;
 
@@ -67,13 +77,15 @@ export class LocalRestApi {
   readonly definition: RestApiDefinition;
   readonly #invoke: FunctionInvoker;
   readonly #throttle: MethodThrottle | undefined;
+  readonly #webAcl: WebAclRateRules | undefined;
   readonly #maxBodyBytes: number;
 
   constructor(definition: RestApiDefinition, invoke: FunctionInvoker, options: LocalRestApiOptions) {
     this.definition = definition;
-    this.#invoke = invoke;
+    this.#invoke = options.throttling ? withReservedConcurrency(invoke) : invoke;
     this.#maxBodyBytes = options.maxBodyBytes;
     this.#throttle = options.throttling ? new MethodThrottle(definition.throttling) : undefined;
+    this.#webAcl = options.throttling && definition.webAcl ? new WebAclRateRules(definition.webAcl) : undefined;
   }
 
   get stageName(): string {
@@ -81,6 +93,9 @@ export class LocalRestApi {
   }
 
   route(head: RequestHead): Routed {
+    // The web ACL sees every request to the stage, before API Gateway does.
+    const blocked = this.#webAcl?.check({ sourceIp: head.sourceIp, header: (name) => headerOf(head.rawHeaders, name) });
+    if (blocked) return { answer: { statusCode: blocked.status, headers: { ...blocked.headers }, body: blocked.body } };
     const match = matchPath(this.definition.root, head.path);
     const method = match && methodFor(match.resource, head.method);
     if (!match || !method) return { answer: this.#gatewayError('MISSING_AUTHENTICATION_TOKEN', head) };
@@ -125,7 +140,7 @@ export class LocalRestApi {
       stage: this.stageName,
     });
     const outcome = await this.#invoke(fn, event, head.requestId);
-    if (!outcome.ok) return this.#gatewayError('DEFAULT_5XX', head, routed.resource);
+    if (!outcome.ok) return this.#gatewayError(outcome.throttled ? 'INTEGRATION_FAILURE' : 'DEFAULT_5XX', head, routed.resource);
     const result = proxyResult(outcome.result);
     return result ?? this.#gatewayError('DEFAULT_5XX', head, routed.resource);
   }

@@ -1,7 +1,8 @@
 /**
  * A stage's REST API as its CloudFormation template describes it, read into plain data the local
  * gateway serves: the resource tree and its methods (MOCK or Lambda proxy), the gateway responses,
- * the stage's throttling, and the functions the integrations invoke. Nothing here knows the Pet
+ * the stage's throttling, the rate rules of a WAF web ACL on the stage, and the functions the
+ * integrations invoke. Nothing here knows the Pet
  * Store's routes: whatever the CDK app synthesizes is what local mode serves.
  */
 
@@ -75,6 +76,25 @@ export interface LambdaFunctionDefinition {
   readonly environment: Readonly<Record<string, unknown>>;
   /** The S3 key of the code asset, which the cloud assembly's asset manifest maps to a folder. */
   readonly codeKey?: string;
+  /** ReservedConcurrentExecutions: the most invocations at once; undefined: no limit of its own. */
+  readonly reservedConcurrency?: number;
+}
+
+/** A rate-based rule of a web ACL whose action is Block. */
+export interface RateRule {
+  readonly name: string;
+  /** Requests per window one aggregation key may make; over it, the rule blocks. */
+  readonly limit: number;
+  readonly windowSeconds: number;
+  /** What the requests are counted by: the source IP, or one request header's value. */
+  readonly key: { readonly ip: true } | { readonly header: string };
+  /** The Block action's response: WAF's default is a 403 with a plain body. */
+  readonly response: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: string };
+}
+
+/** A web ACL associated with the stage: its rules in priority order (the default action allows). */
+export interface WebAclDefinition {
+  readonly rules: readonly RateRule[];
 }
 
 export interface RestApiDefinition {
@@ -85,6 +105,7 @@ export interface RestApiDefinition {
   readonly root: ApiResource;
   readonly gatewayResponses: ReadonlyMap<string, GatewayResponseDefinition>;
   readonly throttling: readonly ThrottleSetting[];
+  readonly webAcl?: WebAclDefinition;
   readonly functions: ReadonlyMap<string, LambdaFunctionDefinition>;
   readonly outputs: Readonly<Record<string, unknown>>;
   /** The template itself, to resolve what the functions' environments refer to. */
@@ -100,7 +121,8 @@ export function readRestApi(template: CfnTemplate): RestApiDefinition {
   const [apiId, api] = apis[0] as [string, CfnResource];
   const stages = ofType('AWS::ApiGateway::Stage').filter(([, s]) => isRef(s.Properties?.RestApiId, apiId));
   if (stages.length !== 1) throw new Error(`Expected one stage of ${apiId}, found ${stages.length}`);
-  const stage = (stages[0] as [string, CfnResource])[1].Properties ?? {};
+  const [stageId, stageResource] = stages[0] as [string, CfnResource];
+  const stage = stageResource.Properties ?? {};
 
   // The tree: resources by logical id, linked to their parent; the root is the API's RootResourceId.
   const root: ApiResource = { path: '/', pathPart: '', children: [], methods: new Map() };
@@ -169,9 +191,11 @@ export function readRestApi(template: CfnTemplate): RestApiDefinition {
       timeoutSeconds: Number(props.Timeout ?? 3),
       environment: (props.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {},
       ...(typeof code.S3Key === 'string' ? { codeKey: code.S3Key } : {}),
+      ...(props.ReservedConcurrentExecutions === undefined ? {} : { reservedConcurrency: Number(props.ReservedConcurrentExecutions) }),
     });
   }
 
+  const webAcl = readWebAcl(stageId, resources);
   const compression = api.Properties?.MinimumCompressionSize;
   return {
     name: String(api.Properties?.Name ?? apiId),
@@ -180,10 +204,75 @@ export function readRestApi(template: CfnTemplate): RestApiDefinition {
     root,
     gatewayResponses,
     throttling,
+    ...(webAcl ? { webAcl } : {}),
     functions,
     outputs: Object.fromEntries(Object.entries(template.Outputs ?? {}).map(([id, output]) => [id, output.Value])),
     resources,
   };
+}
+
+/** The web ACL associated with the stage (its ARN names the stage), if any. */
+function readWebAcl(stageId: string, resources: CfnTemplate['Resources']): WebAclDefinition | undefined {
+  const associations = Object.entries(resources).filter(
+    ([, r]) => r.Type === 'AWS::WAFv2::WebACLAssociation' && references(r.Properties?.ResourceArn).includes(stageId),
+  );
+  if (associations.length === 0) return undefined;
+  if (associations.length > 1)
+    throw new Error(`Expected at most one web ACL association of stage ${stageId}, found ${associations.length}`);
+  const [associationId, association] = associations[0] as [string, CfnResource];
+  const [aclId] = references(association.Properties?.WebACLArn);
+  const acl = aclId === undefined ? undefined : resources[aclId];
+  if (acl?.Type !== 'AWS::WAFv2::WebACL') throw new Error(`Web ACL association ${associationId} names no web ACL of this template`);
+  const props = acl.Properties ?? {};
+  if (!isRecord(props.DefaultAction) || !('Allow' in props.DefaultAction)) {
+    throw new Error(`Web ACL ${aclId}: local mode supports a default action of Allow only`);
+  }
+  const bodies = (props.CustomResponseBodies ?? {}) as Record<string, { ContentType?: string; Content?: string }>;
+  const rules = [...((props.Rules ?? []) as Record<string, unknown>[])]
+    .sort((a, b) => Number(a.Priority) - Number(b.Priority))
+    .map((rule): RateRule => {
+      const where = `Web ACL ${aclId} rule ${String(rule.Name)}`;
+      const statement = (rule.Statement as { RateBasedStatement?: Record<string, unknown> } | undefined)?.RateBasedStatement;
+      const block = (rule.Action as { Block?: { CustomResponse?: Record<string, unknown> } } | undefined)?.Block;
+      if (!statement || !block) throw new Error(`${where}: local mode supports rate-based rules that block, only`);
+      const custom = block.CustomResponse;
+      const body = custom?.CustomResponseBodyKey === undefined ? undefined : bodies[String(custom.CustomResponseBodyKey)];
+      const headers: Record<string, string> = body ? { 'Content-Type': WAF_CONTENT_TYPES[String(body.ContentType)] ?? 'text/plain' } : {};
+      for (const h of (custom?.ResponseHeaders ?? []) as { Name: string; Value: string }[]) headers[h.Name] = h.Value;
+      return {
+        name: String(rule.Name),
+        limit: Number(statement.Limit),
+        windowSeconds: Number(statement.EvaluationWindowSec ?? 300),
+        key: rateKey(where, statement),
+        response: custom
+          ? { status: Number(custom.ResponseCode), headers, body: body?.Content ?? '' }
+          : { status: 403, headers: { 'Content-Type': 'text/plain' }, body: 'Forbidden' },
+      };
+    });
+  return { rules };
+}
+
+/** WAF's names for a custom response body's media type. */
+const WAF_CONTENT_TYPES: Readonly<Record<string, string>> = {
+  APPLICATION_JSON: 'application/json',
+  TEXT_PLAIN: 'text/plain',
+  TEXT_HTML: 'text/html',
+};
+
+function rateKey(where: string, statement: Readonly<Record<string, unknown>>): RateRule['key'] {
+  if (statement.ScopeDownStatement !== undefined) throw new Error(`${where}: local mode does not support scope-down statements`);
+  if (statement.AggregateKeyType === 'IP') return { ip: true };
+  const keys = (statement.CustomKeys ?? []) as { Header?: { Name?: string; TextTransformations?: { Type?: string }[] } }[];
+  const [only] = keys;
+  const header = keys.length === 1 ? only?.Header : undefined;
+  if (statement.AggregateKeyType === 'CUSTOM_KEYS' && header?.Name && (header.TextTransformations ?? []).every((t) => t.Type === 'NONE')) {
+    return { header: header.Name };
+  }
+  throw new Error(`${where}: local mode aggregates by IP or by one untransformed header only`);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function readIntegration(methodId: string, value: unknown, resources: CfnTemplate['Resources']): MockIntegration | ProxyIntegration {

@@ -1,0 +1,23 @@
+/**
+ * Lambda's reserved concurrency, from the template's `ReservedConcurrentExecutions`: a function
+ * runs at most that many invocations at once, and Lambda refuses one more with a throttle
+ * (429 TooManyRequestsException) without running it. API Gateway makes that its INTEGRATION_FAILURE.
+ * Wraps either mode's invoker; a function without a reservation is not limited here.
+ */
+import type { FunctionInvoker } from '../gateway/rest-api.ts';
+
+export function withReservedConcurrency(invoke: FunctionInvoker): FunctionInvoker {
+  const inFlight = new Map<string, number>();
+  return async (fn, event, requestId) => {
+    const limit = fn.reservedConcurrency;
+    if (limit === undefined) return invoke(fn, event, requestId);
+    const running = inFlight.get(fn.logicalId) ?? 0;
+    if (running >= limit) return { ok: false, throttled: true, reason: 'Rate Exceeded.' };
+    inFlight.set(fn.logicalId, running + 1);
+    try {
+      return await invoke(fn, event, requestId);
+    } finally {
+      inFlight.set(fn.logicalId, (inFlight.get(fn.logicalId) ?? 1) - 1);
+    }
+  };
+}
