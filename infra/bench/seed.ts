@@ -9,13 +9,19 @@ import {
   type BatchWriteCommandOutput,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
+import { STATUS_SHARD_ATTRIBUTE, statusShardKey } from '#lib/store/tables.ts';
 
 const BATCH = 25;
 const STATUSES = ['available', 'pending', 'sold', undefined] as const;
 
 export function seedPet(id: number): Record<string, string | number> {
   const status = STATUSES[id % STATUSES.length];
-  return { id, name: `seed-pet-${id}`, categoryId: 1 + (id % 10), ...(status ? { status } : {}) };
+  return {
+    id,
+    name: `seed-pet-${id}`,
+    categoryId: 1 + (id % 10),
+    ...(status ? { status, [STATUS_SHARD_ATTRIBUTE]: statusShardKey(status, id) } : {}),
+  };
 }
 
 export async function seedPets(

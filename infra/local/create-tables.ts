@@ -7,8 +7,10 @@ import {
   CreateTableCommand,
   DescribeTableCommand,
   type DynamoDBClient,
+  type KeySchemaElement,
   ResourceInUseException,
   ResourceNotFoundException,
+  type TableDescription,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
 import { allTables, type KeyAttribute, type TableDefinition } from '#lib/store/tables.ts';
@@ -47,12 +49,27 @@ export function createTableInput(definition: TableDefinition, tableName: string)
   };
 }
 
-/** Creates every table that does not exist yet and waits until all are ACTIVE. */
+/**
+ * Creates every table that does not exist yet and waits until all are ACTIVE. A table that exists
+ * with other keys or indexes than its definition (a data directory from an older schema) is an
+ * error naming the table: DynamoDB cannot change a key schema in place.
+ */
 export async function ensureTables(client: DynamoDBClient, names: TableNames): Promise<void> {
   for (const definition of allTables) {
     const tableName = names[definition.logicalName];
     if (!tableName) throw new Error(`No table name for ${definition.logicalName}`);
-    if (await tableExists(client, tableName)) continue;
+    const existing = await describeTable(client, tableName);
+    if (existing) {
+      const want = keySchemas(createTableInput(definition, tableName));
+      const have = keySchemas(existing);
+      if (have !== want) {
+        throw new Error(
+          `Table ${tableName} exists with another key schema than lib/store/tables.ts defines (has ${have}, wants ${want}). ` +
+            'Delete the local data directory (PETSTORE_DATA_DIR, default .data) or the table, and start again.',
+        );
+      }
+      continue;
+    }
     try {
       await client.send(new CreateTableCommand(createTableInput(definition, tableName)));
     } catch (error) {
@@ -62,12 +79,23 @@ export async function ensureTables(client: DynamoDBClient, names: TableNames): P
   }
 }
 
-async function tableExists(client: DynamoDBClient, tableName: string): Promise<boolean> {
+interface KeySchemas {
+  readonly KeySchema?: readonly KeySchemaElement[];
+  readonly GlobalSecondaryIndexes?: readonly { readonly IndexName?: string; readonly KeySchema?: readonly KeySchemaElement[] }[];
+}
+
+/** The table's and its indexes' keys, as one comparable string. */
+function keySchemas(table: KeySchemas): string {
+  const keys = (schema: readonly KeySchemaElement[] = []) => schema.map((k) => `${k.AttributeName} ${k.KeyType}`).join(', ');
+  const indexes = (table.GlobalSecondaryIndexes ?? []).map((i) => `${i.IndexName} (${keys(i.KeySchema)})`).sort();
+  return [`(${keys(table.KeySchema)})`, ...indexes].join(' + ');
+}
+
+async function describeTable(client: DynamoDBClient, tableName: string): Promise<TableDescription | undefined> {
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
-    return true;
+    return (await client.send(new DescribeTableCommand({ TableName: tableName }))).Table;
   } catch (error) {
-    if (error instanceof ResourceNotFoundException) return false;
+    if (error instanceof ResourceNotFoundException) return undefined;
     throw error;
   }
 }

@@ -1,25 +1,18 @@
 /**
- * PetStore on DynamoDB (design: data model). A page is one Query on the sparse `byStatus` index
- * or one Scan of the table, never a filtered Scan, so it costs O(limit) whatever the table size.
+ * PetStore on DynamoDB (design: data model). A status page is one Query per shard of the sparse,
+ * write-sharded `byStatus` index, merged by id; an unfiltered page is one Scan of the table. Never
+ * a filtered Scan, so a page costs O(limit) whatever the table size.
  */
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  type QueryCommandInput,
-  ScanCommand,
-  type ScanCommandInput,
-} from '@aws-sdk/lib-dynamodb';
-import type { NewPet, Pet } from '../domain/pet.ts';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { NewPet, Pet, PetStatus } from '../domain/pet.ts';
 import { DynamoDbIdempotencyRecords } from './dynamodb-idempotency-records.ts';
 import { classifyStoreError } from './store-errors.ts';
 import { generatePetId } from './ids.ts';
 import { IdempotencyProtocol } from './idempotency.ts';
 import type { CreatedPet, CreateOptions, ListPetsRequest, PetPage, PetStore, ReadOptions } from './pet-store.ts';
-import { BY_STATUS_INDEX } from './tables.ts';
+import { BY_STATUS_INDEX, STATUS_SHARD_ATTRIBUTE, statusShardKey, statusShardKeys } from './tables.ts';
 
 /** A collision needs two creates in the same millisecond drawing the same 12 random bits. */
 const MAX_ID_ATTEMPTS = 5;
@@ -74,7 +67,12 @@ export class DynamoDbPetStore implements PetStore {
       await this.#client.send(
         new PutCommand({
           TableName: this.#tableName,
-          Item: { ...pet, [WRITE_TOKEN]: writeToken },
+          Item: {
+            ...pet,
+            // Only pets with a status get a shard key: the index stays sparse.
+            ...(pet.status === undefined ? {} : { [STATUS_SHARD_ATTRIBUTE]: statusShardKey(pet.status, pet.id) }),
+            [WRITE_TOKEN]: writeToken,
+          },
           ConditionExpression: 'attribute_not_exists(id)',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
@@ -115,39 +113,69 @@ export class DynamoDbPetStore implements PetStore {
   }
 
   async list({ limit, status, afterId }: ListPetsRequest, { signal }: ReadOptions = {}): Promise<PetPage> {
-    // One item more than the page: when it comes back, another page exists. Without it, a page
-    // that ends exactly at the end of the data would announce a next page that is empty.
-    const common = { TableName: this.#tableName, Limit: limit + 1 };
     try {
-      const { Items = [], LastEvaluatedKey } =
-        status === undefined
-          ? await this.#client.send(
-              new ScanCommand({
-                ...common,
-                ...(afterId === undefined ? {} : { ExclusiveStartKey: { id: afterId } }),
-              } satisfies ScanCommandInput),
-              { abortSignal: signal },
-            )
-          : await this.#client.send(
-              new QueryCommand({
-                ...common,
-                IndexName: BY_STATUS_INDEX,
-                KeyConditionExpression: '#status = :status',
-                ExpressionAttributeNames: { '#status': 'status' },
-                ExpressionAttributeValues: { ':status': status },
-                ...(afterId === undefined ? {} : { ExclusiveStartKey: { status, id: afterId } }),
-              } satisfies QueryCommandInput),
-              { abortSignal: signal },
-            );
-      const pets = Items.slice(0, limit).map(toPet);
-      // More may follow when the extra item came back, or when DynamoDB stopped early (1 MB).
-      const more = Items.length > limit || (LastEvaluatedKey !== undefined && pets.length > 0);
-      const last = pets.at(-1);
-      return more && last ? { pets, nextAfterId: last.id } : { pets };
+      return status === undefined ? await this.#scan(limit, afterId, signal) : await this.#queryShards(status, limit, afterId, signal);
     } catch (error) {
       throw classifyStoreError(error, 'list pets');
     }
   }
+
+  /** The unfiltered list: one Scan, in the table's own order, resuming after the previous page's last key. */
+  async #scan(limit: number, afterId: number | undefined, signal: AbortSignal | undefined): Promise<PetPage> {
+    // One item more than the page: when it comes back, another page exists. Without it, a page
+    // that ends exactly at the end of the data would announce a next page that is empty.
+    const { Items = [], LastEvaluatedKey } = await this.#client.send(
+      new ScanCommand({
+        TableName: this.#tableName,
+        Limit: limit + 1,
+        ...(afterId === undefined ? {} : { ExclusiveStartKey: { id: afterId } }),
+      }),
+      { abortSignal: signal },
+    );
+    // More may follow when the extra item came back, or when DynamoDB stopped early (1 MB).
+    return page(Items, limit, LastEvaluatedKey !== undefined);
+  }
+
+  /**
+   * A status list, in id (creation) order: every shard queried at once for its first `limit + 1`
+   * pets after `afterId`, merged by id. A shard that stopped early (its Limit, or 1 MB) is known
+   * only up to its last item, so the merge keeps the pets up to the lowest such item: below it no
+   * shard can hold a pet the page missed. The position is an id, valid in every shard.
+   */
+  async #queryShards(status: PetStatus, limit: number, afterId: number | undefined, signal: AbortSignal | undefined): Promise<PetPage> {
+    const answers = await Promise.all(
+      statusShardKeys(status).map((shardKey) =>
+        this.#client.send(
+          new QueryCommand({
+            TableName: this.#tableName,
+            IndexName: BY_STATUS_INDEX,
+            Limit: limit + 1,
+            KeyConditionExpression: afterId === undefined ? '#shard = :shard' : '#shard = :shard AND #id > :after',
+            ExpressionAttributeNames: { '#shard': STATUS_SHARD_ATTRIBUTE, ...(afterId === undefined ? {} : { '#id': 'id' }) },
+            ExpressionAttributeValues: { ':shard': shardKey, ...(afterId === undefined ? {} : { ':after': afterId }) },
+          }),
+          { abortSignal: signal },
+        ),
+      ),
+    );
+    let knownUpTo = Number.POSITIVE_INFINITY;
+    for (const { Items = [], LastEvaluatedKey } of answers) {
+      const last = Items.at(-1)?.id;
+      if (LastEvaluatedKey !== undefined && typeof last === 'number') knownUpTo = Math.min(knownUpTo, last);
+    }
+    const merged = answers
+      .flatMap(({ Items = [] }) => Items)
+      .filter((item) => (item.id as number) <= knownUpTo)
+      .sort((a, b) => (a.id as number) - (b.id as number));
+    return page(merged, limit, knownUpTo !== Number.POSITIVE_INFINITY);
+  }
+}
+
+/** The first `limit` items as pets; a next page when more items came back or the store stopped early. */
+function page(items: Record<string, unknown>[], limit: number, stoppedEarly: boolean): PetPage {
+  const pets = items.slice(0, limit).map(toPet);
+  const last = pets.at(-1);
+  return (items.length > limit || stoppedEarly) && last ? { pets, nextAfterId: last.id } : { pets };
 }
 
 /** Copies exactly the Pet fields, in the spec's order, from a stored item. */

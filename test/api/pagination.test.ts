@@ -168,3 +168,24 @@ describe('refused cursors', () => {
     await expectError(await listWith({ status: 'sold', limit: '2', cursor }), 400, 'invalid_cursor', ['cursor']);
   });
 });
+
+describe('a status walk over many pets, spread across the index', () => {
+  let many: TestApi;
+  let available: Pet[] = [];
+
+  beforeAll(async () => {
+    many = await startTestApi();
+    available = await createPets(many, 90, (i) => ({ name: `Many ${i}`, categoryId: 1, status: 'available' }), 15);
+  });
+
+  afterAll(async () => {
+    await many?.close();
+  });
+
+  it.each([4, 25, 100])('limit=%i: every pet once, in creation (id) order, full pages until the last', async (limit) => {
+    const walk = await walkPages(many, `/pets?status=available&limit=${limit}`);
+    expect(walk.pets.map((p) => p.id)).toEqual(sortedIds(available));
+    expect(walk.pages).toHaveLength(Math.ceil(available.length / limit));
+    for (const page of walk.pages.slice(0, -1)) expect(page).toHaveLength(limit);
+  });
+});

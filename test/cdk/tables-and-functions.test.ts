@@ -119,15 +119,19 @@ describe.each(STAGE_NAMES)('%s tables', (stage) => {
     for (const group of logGroups) expect(group.DeletionPolicy).toBe(production ? 'RetainExceptOnCreate' : 'Delete');
   });
 
-  it('has the Pets table keyed by numeric id with the byStatus index', () => {
+  it('has the Pets table keyed by numeric id with the byStatus index, write-sharded (status#shard) and sorted by id', () => {
     template.hasResourceProperties('AWS::DynamoDB::Table', {
       TableName: `PetStore-${stage}-Pets`,
       KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+      AttributeDefinitions: Match.arrayEquals([
+        { AttributeName: 'id', AttributeType: 'N' },
+        { AttributeName: 'statusShard', AttributeType: 'S' },
+      ]),
       GlobalSecondaryIndexes: [
         Match.objectLike({
           IndexName: 'byStatus',
           KeySchema: [
-            { AttributeName: 'status', KeyType: 'HASH' },
+            { AttributeName: 'statusShard', KeyType: 'HASH' },
             { AttributeName: 'id', KeyType: 'RANGE' },
           ],
         }),

@@ -1,9 +1,10 @@
 /** DynamoDbPetStore over the real AWS SDK against the test store (dynalite, or DynamoDB Local). */
-import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pet, PetStatus } from '#lib/domain/pet.ts';
 import { DynamoDbPetStore, WRITE_TOKEN } from '#lib/store/dynamodb-pet-store.ts';
 import type { PetStore } from '#lib/store/pet-store.ts';
+import { BY_STATUS_INDEX, STATUS_SHARD_ATTRIBUTE, STATUS_SHARDS, statusShardKey, statusShardKeys } from '#lib/store/tables.ts';
 import { type TestTables, testTables } from '../support/store-endpoint.ts';
 
 let tables: TestTables;
@@ -73,8 +74,12 @@ describe('DynamoDbPetStore', () => {
     const { Items = [] } = await client.send(new ScanCommand({ TableName: tableName }));
     expect(Items).toHaveLength(created.length);
     for (const item of Items) {
-      expect(Object.keys(item).every((k) => ['id', 'name', 'categoryId', 'status', WRITE_TOKEN].includes(k))).toBe(true);
+      expect(Object.keys(item).every((k) => ['id', 'name', 'categoryId', 'status', STATUS_SHARD_ATTRIBUTE, WRITE_TOKEN].includes(k))).toBe(
+        true,
+      );
       expect(item[WRITE_TOKEN]).toMatch(/^[0-9a-f-]{36}$/);
+      // The index key is there exactly when the pet has a status (the index stays sparse), derived from the id.
+      expect(item[STATUS_SHARD_ATTRIBUTE]).toBe(item.status === undefined ? undefined : statusShardKey(item.status, item.id));
     }
     expect(new Set(Items.map((item) => item[WRITE_TOKEN])).size).toBe(Items.length);
   });
@@ -116,5 +121,77 @@ describe('DynamoDbPetStore', () => {
     expect(new Set(burst.map((p) => p.id)).size).toBe(200);
     const listed = (await walk(100, 'pending')).pages.flat().map((p) => p.id);
     for (const pet of burst) expect(listed).toContain(pet.id);
+  });
+});
+
+describe('the byStatus index under concurrent creates of one status', () => {
+  const CREATES = 240;
+  let burst: Pet[] = [];
+
+  beforeAll(async () => {
+    burst = (
+      await Promise.all(Array.from({ length: CREATES }, (_, i) => pets.create({ name: `spread ${i}`, categoryId: 2, status: 'available' })))
+    ).map((c) => c.pet);
+  });
+
+  /** How many index entries each shard of `available` holds, read straight from the index. */
+  async function perShard(): Promise<number[]> {
+    return Promise.all(
+      statusShardKeys('available').map(async (key) => {
+        const { Items = [] } = await client.send(
+          new QueryCommand({
+            TableName: tableName,
+            IndexName: BY_STATUS_INDEX,
+            KeyConditionExpression: '#k = :k',
+            ExpressionAttributeNames: { '#k': STATUS_SHARD_ATTRIBUTE },
+            ExpressionAttributeValues: { ':k': key },
+          }),
+        );
+        for (const item of Items) expect(item.status).toBe('available');
+        return Items.length;
+      }),
+    );
+  }
+
+  it(`spreads them over all ${STATUS_SHARDS} index partition keys, none taking more than twice its share`, async () => {
+    const counts = await perShard();
+    const before = created.filter((p) => p.status === 'available').length;
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(CREATES + before);
+    // 240 over 12 shards: 20 expected each (σ ≈ 4.3). An empty shard, or one above 40, is a
+    // chance below 1e-6: a failure here means the writes do not spread.
+    for (const count of counts) {
+      expect(count).toBeGreaterThan(0);
+      expect(count).toBeLessThanOrEqual((2 * (CREATES + before)) / STATUS_SHARDS);
+    }
+  });
+
+  it.each([3, 20, 100])('walks them across the shards with limit %i: id order, each once, full pages', async (limit) => {
+    const expected = [...created.filter((p) => p.status === 'available'), ...burst].map((p) => p.id).sort((a, b) => a - b);
+    const { pages } = await walk(limit, 'available');
+    expect(pages.flat().map((p) => p.id)).toEqual(expected);
+    for (const page of pages.slice(0, -1)) expect(page).toHaveLength(limit);
+    expect(pages).toHaveLength(Math.ceil(expected.length / limit));
+  });
+
+  it('misses no pet that existed when a walk began, repeats none, while creates go on', async () => {
+    const existing = new Set([...created.filter((p) => p.status === 'available'), ...burst].map((p) => p.id));
+    const seen: number[] = [];
+    const added: Pet[] = [];
+    let afterId: number | undefined;
+    do {
+      const page = await pets.list({ limit: 25, status: 'available', ...(afterId ? { afterId } : {}) });
+      seen.push(...page.pets.map((p) => p.id));
+      afterId = page.nextAfterId;
+      added.push(
+        ...(await Promise.all([1, 2, 3].map((i) => pets.create({ name: `during ${i}`, categoryId: 3, status: 'available' })))).map(
+          (c) => c.pet,
+        ),
+      );
+    } while (afterId !== undefined);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    for (const id of existing) expect(seen).toContain(id);
+    // Pets created during the walk have later ids, so they come on later pages, not before the cursor.
+    expect(seen.length).toBeGreaterThan(existing.size);
   });
 });

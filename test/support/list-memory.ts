@@ -2,8 +2,8 @@
  * Heap of the embedded store under list traffic. Starts dynalite in this process
  * (in memory, or on disk in a temporary folder), creates the service's tables, stores 200 pets,
  * then sends list requests through the service's own store code (DynamoDbPetStore over the real
- * AWS SDK): a Scan page and a byStatus Query page in turn, first pages and pages after the
- * store's own cursor, Limit 20. Every `sample` requests it forces a garbage collection and records
+ * AWS SDK): a Scan page and a status page (one Query per byStatus shard) in turn, first pages and
+ * pages after the store's own cursor, Limit 20. Every `sample` requests it forces a garbage collection and records
  * heapUsed and rss. The last line of stdout is a JSON report; progress goes to stderr.
  *
  *   node --expose-gc test/support/list-memory.ts [--requests 20000] [--sample 1000]
