@@ -2,9 +2,10 @@
  * The versioning policy of docs/openapi.md, as code: compares the generated OpenAPI document with
  * the released one (docs/openapi-released.json) and sorts every change into breaking, compatible
  * or documentation only. api-smart-diff does the comparison (it resolves `$ref`s, so a change to a
- * component shows at every operation that uses it) and classifies each change. Three rules of ours
+ * component shows at every operation that uses it) and classifies each change. Four rules of ours
  * come on top: v1's response objects are closed (`additionalProperties: false`), so a property
- * added to a response is breaking, where the library assumes clients ignore new fields; a rewritten
+ * added to a response is breaking, where the library assumes clients ignore new fields; a response
+ * header made optional is breaking, as the policy says and the library does not; a rewritten
  * description or summary is documentation wherever it sits; a change the library leaves
  * unclassified counts as breaking until someone decides.
  */
@@ -102,11 +103,20 @@ function kindOf(diff: Diff): ChangeKind {
   if (isProse(diff)) return 'docs';
   if (diff.type === 'breaking') return 'breaking';
   if (isResponseProperty(diff) && diff.action === 'add') return 'breaking';
+  if (isResponseHeaderMadeOptional(diff)) return 'breaking';
   // A change the library cannot judge (an `x-` extension, say) is breaking until someone decides otherwise.
   if (diff.type === 'unclassified') return 'breaking';
   if (diff.type === 'annotation') return 'docs';
   // non-breaking, deprecated
   return 'compatible';
+}
+
+/** `…responses/<status>/headers/<name>/required` no longer true: a client reading the header may not find it. */
+function isResponseHeaderMadeOptional(diff: Diff): boolean {
+  const { path } = diff;
+  return (
+    path.includes('responses') && path.at(-3) === 'headers' && path.at(-1) === 'required' && diff.before === true && diff.after !== true
+  );
 }
 
 /** A description or summary rewritten (not a property that happens to be called `description`). */

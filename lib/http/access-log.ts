@@ -30,7 +30,7 @@ export function accessLog(operationId: string): MiddlewareObj<APIGatewayProxyEve
       [REQUEST_ID_HEADER]: requestId,
       ...COMMON_RESPONSE_HEADERS,
     };
-    // Production logs at warn: API Gateway's access log is the request's line there.
+    // A stage at warn keeps only API Gateway's access line, which cannot name the key.
     if (!isLogged('info')) return;
     const start = started.get(request.event);
     const keyId = authenticatedKeyId(request.event);

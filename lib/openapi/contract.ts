@@ -177,7 +177,8 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   payload_too_large: `\`payload_too_large\`: the request body is larger than ${MAX_BODY_BYTES} bytes (64 KiB).`,
   idempotency_key_reused: '`idempotency_key_reused`: the `Idempotency-Key` was already used with another body; nothing was created.',
   unsupported_media_type: '`unsupported_media_type`: the request body is not declared as `application/json` (UTF-8).',
-  too_many_requests: "`too_many_requests`: the stage's throttle refused the request (answered by API Gateway); retry later.",
+  too_many_requests:
+    "`too_many_requests`: the stage's throttle (answered by API Gateway) or a per-client limit of the stage's web ACL (answered by AWS WAF, without `X-Request-Id`) refused the request; retry after `Retry-After`.",
   internal_error: '`internal_error`: an unexpected error. It is logged under the request id; quote `X-Request-Id` when reporting it.',
   forbidden: '`forbidden`: refused by the gateway itself (no operation of this API answers 403 today).',
   gateway_timeout:
@@ -197,8 +198,9 @@ export const ERROR_HEADERS: Partial<Record<ErrorCode, HeaderId>> = {
 /**
  * Statuses API Gateway can also answer by itself for a route (infra/cdk/constructs/gateway-responses.ts):
  * a function that crashed (500), could not be invoked (503), or a stage throttle (429, on every
- * operation, as the TooManyRequests component). Such answers carry `X-Request-Id` and the Error body
- * but none of an operation's own headers, so those are not required on these statuses.
+ * operation, as the TooManyRequests component; the web ACL's 429 too, without `X-Request-Id`). Such
+ * answers carry the Error body but none of an operation's own headers, so those are not required on
+ * these statuses.
  */
 export const GATEWAY_MADE_STATUSES: ReadonlySet<number> = new Set([429, 500, 503]);
 
@@ -241,7 +243,11 @@ export const GATEWAY_RESPONSE_COMPONENTS = {
   TooManyRequests: {
     code: 'too_many_requests',
     description: ERROR_DESCRIPTIONS.too_many_requests,
-    headers: [{ id: 'RetryAfter', required: false }],
+    // AWS WAF answers before API Gateway, so its 429 has no request id.
+    headers: [
+      { id: 'XRequestId', required: false },
+      { id: 'RetryAfter', required: false },
+    ],
     usedBy: 'operations',
   },
 } as const satisfies Record<string, GatewayResponseComponent>;

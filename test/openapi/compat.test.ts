@@ -67,6 +67,15 @@ describe('breaking changes fail, naming the change', () => {
     }
   });
 
+  it('a required response header made optional', () => {
+    const comparison = afterEdit((d) => {
+      d.components.headers.Location.required = false;
+    });
+    expect(comparison.breaking.map((c) => `${c.where}: ${c.what}`)).toEqual([
+      'POST /pets response 201 headers.Location.required: changed from true to false',
+    ]);
+  });
+
   it("limit's maximum narrowed", () => {
     const comparison = afterEdit((d) => {
       d.paths['/pets'].get.parameters.find((p: Json) => p.name === 'limit').schema.maximum = 50;
