@@ -6,7 +6,7 @@
 import { stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { type BuildOptions, build, type Metafile } from 'esbuild';
-import { BUNDLE_FILE, esbuildBuildOptions } from '../cdk/bundling.ts';
+import { BUNDLE_FILE, BUNDLE_PACKAGE_JSON, esbuildBuildOptions } from '../cdk/bundling.ts';
 import { trimSourceMap } from '../cdk/source-maps.ts';
 import type { ScenarioId } from './scenarios.ts';
 
@@ -49,8 +49,8 @@ export interface Bundle {
 export const SERVICE_CODE = '(service code)';
 
 export async function buildBundles(outDir: string, root: string): Promise<Bundle[]> {
-  // Every index.js here is CommonJS, as on Lambda, where no package.json says otherwise.
-  await writeFile(join(outDir, 'package.json'), '{"type":"commonjs"}');
+  // Every index.js here is CommonJS, as in a function's asset (infra/cdk/constructs/api-function.ts).
+  await writeFile(join(outDir, 'package.json'), BUNDLE_PACKAGE_JSON);
   const functions = FUNCTIONS.map(async ({ name, operation }) => {
     const file = join(outDir, name, BUNDLE_FILE);
     const result = await build({
