@@ -106,8 +106,8 @@ with the production functions' environment, against the local store in another p
 counted). The process marks its own sections: **import** (\`require\` for CommonJS, as Lambda's
 runtime loads \`index.js\`; \`import()\` for ESM) until what it started has settled (a 300 ms
 timer), the **first** invocation, then ${WARM_INVOCATIONS} **warm** invocations (per invocation). The same code
-counts the same to about 0.2 % run to run, so a 1 % change is visible; wall-clock time on a shared
-machine is not (infra/bench/instructions.ts).
+counts the same run to run to about 0.2 % (import, first, warm get and create) and 1 % (warm list),
+so a change of 1 % is visible; wall-clock time on a shared machine is not (infra/bench/instructions.ts).
 
 Each function runs the request its floor answers: \`list-pets\` \`GET /pets?status=available\`, \`create-pet\`
 \`POST /pets\`, \`get-pet\` \`GET /pets/{id}\`. The floors, bundled with plain esbuild as CommonJS
@@ -115,8 +115,8 @@ Each function runs the request its floor answers: \`list-pets\` \`GET /pets?stat
 make that operation's one call (GetItem; Query on byStatus with Limit 21; conditional PutItem):
 **SDK only** (infra/bench/floor-handler.ts), and **SDK + zod**, NewPet (zod/mini) parsed once per
 invocation as well (infra/bench/floor-zod-handler.ts). A function's first invocation also looks its
-API key up (then cached). Targets: import ≤ ${t.import}× and import + first ≤ ${t.importAndFirst}× the SDK + zod
-floor's, warm ≤ ${t.warm}× the SDK-only floor's, bundle ≤ the SDK-only floor + ${t.bundleDeltaKb} KB.
+API key up (then cached). Targets: import ≤ ${t.import.toFixed(2)}× and import + first ≤ ${t.importAndFirst.toFixed(2)}× the SDK + zod
+floor's, warm ≤ ${t.warm.toFixed(2)}× the SDK-only floor's, bundle ≤ the SDK-only floor + ${t.bundleDeltaKb} KB.
 
 ${markdownTable(
   [
