@@ -1,26 +1,29 @@
 /** Renders one benchmark run as markdown: BENCHMARKS.md, also printed to the terminal. */
-import { type Bundle, FLOOR, FLOOR_WITH_ZOD, FUNCTION_NAMES, PLAIN_FLOOR, SERVICE_CODE } from './bundles.ts';
-import type { ColdStartResult } from './cold-start.ts';
-import { type CostRow, costArithmetic, costTable, PREVIOUS_COSTS, PRICES } from './cost.ts';
+import { type Bundle, type FloorKind, floorName, FUNCTIONS, SERVICE_CODE } from './bundles.ts';
+import { costArithmetic, costTable, type CostRow, PRICES } from './cost.ts';
+import { type InstructionCount, WARM_INVOCATIONS } from './instructions.ts';
 import type { LoadResult, LoadSettings } from './load.ts';
 import type { Machine } from './machine.ts';
 import { SCENARIOS, type ScenarioId } from './scenarios.ts';
-import { fixed, kb, markdownTable, median, thousands, verdict } from './stats.ts';
+import { fixed, kb, markdownTable, thousands } from './stats.ts';
 import type { HandlerTiming } from './workers/handler-timing.ts';
 
-/** Issue #12's targets, and the earlier ones it kept (bundle size, list scaling). */
-export const TARGETS = {
-  importRatio: 1.05,
-  firstInvocationRatio: 1.2,
+/** What a function may cost against the floors (infra/bench/instructions.ts). */
+export const INSTRUCTION_TARGETS = {
+  /** Import ÷ the SDK + zod floor's. */
+  import: 1.05,
+  /** Import + first invocation ÷ the SDK + zod floor's. */
+  importAndFirst: 1.0,
+  /** A warm invocation ÷ the SDK-only floor's. */
+  warm: 1.1,
+  /** Bundle bytes over the SDK-only floor's. */
   bundleDeltaKb: 60,
-  throughputRatio: 0.9,
-  /** Below this a throughput ratio is not only short of the target but a regression. */
-  throughputFloorRatio: 0.8,
-  handlerCpuRatio: 1.05,
-  listScalingRatio: 1.2,
-  /** Dollars per million requests, production. */
-  costPerMillion: { list: 4, 'list-status': 4, get: 4, create: 5 },
 } as const;
+
+export interface InstructionRow {
+  readonly bundle: Bundle;
+  readonly count: InstructionCount;
+}
 
 export interface ThroughputRow {
   readonly scenario: ScenarioId;
@@ -42,11 +45,9 @@ export interface BenchRun {
   readonly startedAt: Date;
   readonly seconds: number;
   readonly machine: Machine;
-  readonly coldStartRuns: number;
   readonly load: LoadSettings;
   readonly rounds: number;
-  readonly bundles: readonly Bundle[];
-  readonly coldStarts: readonly ColdStartResult[];
+  readonly instructions: readonly InstructionRow[];
   readonly handlerTimings: readonly HandlerTiming[];
   readonly throughput: readonly ThroughputRow[];
   readonly scaling: readonly ScalingRow[];
@@ -56,159 +57,94 @@ export interface BenchRun {
   readonly deployedNodeOptions: string | undefined;
 }
 
-interface Check {
-  readonly target: string;
-  readonly subject: string;
-  readonly measured: string;
-  readonly met: boolean;
-}
+const millions = (ir: number): string => (ir / 1e6).toFixed(2);
+const signedKb = (bytes: number): string => `${bytes >= 0 ? '+' : ''}${kb(bytes)}`;
+const ratio = (value: number, floor: number): string => `${fixed(value / floor, 3)}×`;
 
-export function checks(run: BenchRun): Check[] {
-  const out: Check[] = [];
-  const floor = bundleOf(run, FLOOR);
-  const floorImport = importMedian(run, FLOOR);
-  const plainFloorImport = importMedian(run, PLAIN_FLOOR);
-  const floorFirst = firstInvocationMedian(run, FLOOR);
-  for (const name of FUNCTION_NAMES) {
-    const ratio = importMedian(run, name) / floorImport;
-    out.push({
-      target: `import ≤ ${TARGETS.importRatio}× floor (as deployed)`,
-      subject: name,
-      measured: `${fixed(ratio, 2)}×`,
-      met: ratio <= TARGETS.importRatio,
-    });
-  }
-  for (const name of FUNCTION_NAMES) {
-    const ms = importMedian(run, name);
-    out.push({
-      target: 'import as deployed ≤ plain floor without source maps',
-      subject: name,
-      measured: `${fixed(ms)} ms vs ${fixed(plainFloorImport)} ms`,
-      met: ms <= plainFloorImport,
-    });
-  }
-  for (const name of FUNCTION_NAMES) {
-    const ratio = firstInvocationMedian(run, name) / floorFirst;
-    out.push({
-      target: `first invocation ≤ ${TARGETS.firstInvocationRatio}× floor's`,
-      subject: name,
-      measured: `${fixed(ratio, 2)}×`,
-      met: ratio <= TARGETS.firstInvocationRatio,
-    });
-  }
-  for (const name of FUNCTION_NAMES) {
-    const delta = (bundleOf(run, name).bytes - floor.bytes) / 1024;
-    out.push({
-      target: `bundle ≤ floor + ${TARGETS.bundleDeltaKb} KB`,
-      subject: name,
-      measured: `+${fixed(delta)} KB`,
-      met: delta <= TARGETS.bundleDeltaKb,
-    });
-  }
-  for (const row of run.throughput) {
-    const ratio = row.api.rps / row.baseline.rps;
-    out.push({
-      target: `throughput ≥ ${TARGETS.throughputRatio}× baseline (must: ≥ ${TARGETS.throughputFloorRatio}×)`,
-      subject: labelOf(row.scenario),
-      measured: `${fixed(ratio, 2)}×${ratio < TARGETS.throughputRatio && ratio >= TARGETS.throughputFloorRatio ? ' (≥ must)' : ''}`,
-      met: ratio >= TARGETS.throughputRatio,
-    });
-  }
-  const getCpu = run.handlerTimings.find((t) => t.scenario === 'get')?.cpuMs ?? Number.NaN;
-  const floorCpu = run.handlerTimings.find((t) => t.scenario === 'floor')?.cpuMs ?? Number.NaN;
-  out.push({
-    target: `handler CPU per invocation ≤ ${TARGETS.handlerCpuRatio}× floor's`,
-    subject: labelOf('get'),
-    measured: `${fixed(getCpu / floorCpu, 2)}×`,
-    met: getCpu / floorCpu <= TARGETS.handlerCpuRatio,
+/** The instruction tables: the functions against their operation's floors, then the floors. */
+export function renderInstructions(rows: readonly InstructionRow[]): string {
+  const of = (name: string): InstructionRow => {
+    const row = rows.find((r) => r.bundle.name === name);
+    if (!row) throw new Error(`no instruction count for ${name}`);
+    return row;
+  };
+  const t = INSTRUCTION_TARGETS;
+  const functionRows = FUNCTIONS.map(({ name, operation }) => {
+    const { bundle, count } = of(name);
+    const sdk = of(floorName('sdk', operation));
+    const zod = of(floorName('sdk-zod', operation));
+    return [
+      `\`${name}\``,
+      thousands(bundle.bytes),
+      signedKb(bundle.bytes - sdk.bundle.bytes),
+      millions(count.import),
+      millions(count.import + count.first),
+      millions(count.warm),
+      ratio(count.import, zod.count.import),
+      ratio(count.import + count.first, zod.count.import + zod.count.first),
+      ratio(count.warm, sdk.count.warm),
+    ];
   });
-  for (const row of run.cost) {
-    const limit = TARGETS.costPerMillion[row.input.scenario];
-    out.push({
-      target: `production cost ≤ $${limit.toFixed(2)} per million`,
-      subject: row.input.label,
-      measured: `$${row.total.toFixed(2)}`,
-      met: row.total <= limit,
-    });
-  }
-  for (const scenario of ['list', 'list-status'] as const) {
-    const ratio = scalingRatio(run, scenario, 'api', 'p50Ms');
-    out.push({
-      target: `list latency 50k/1k ≤ ${TARGETS.listScalingRatio}`,
-      subject: labelOf(scenario),
-      measured: `${fixed(ratio, 2)} (p50)`,
-      met: ratio <= TARGETS.listScalingRatio,
-    });
-  }
-  return out;
+  const floorLabel: Record<FloorKind, string> = { sdk: 'SDK only', 'sdk-zod': 'SDK + zod' };
+  const floorRows = (['sdk', 'sdk-zod'] as const).flatMap((kind) =>
+    FUNCTIONS.map(({ operation }) => {
+      const { bundle, count } = of(floorName(kind, operation));
+      return [
+        `${floorLabel[kind]}, ${operation}`,
+        thousands(bundle.bytes),
+        millions(count.import),
+        millions(count.import + count.first),
+        millions(count.warm),
+      ];
+    }),
+  );
+  return `## CPU instructions: cold start and warm invocations
+
+Instructions (valgrind callgrind, Ir, millions) each bundle executes in a fresh
+\`node --single-threaded --predictable --predictable-gc-schedule\` (JIT and GC on the main thread, counted with the rest)
+with the production functions' environment, against the local store in another process (not
+counted). The process marks its own sections: **import** (\`require\` for CommonJS, as Lambda's
+runtime loads \`index.js\`; \`import()\` for ESM) until what it started has settled (a 300 ms
+timer), the **first** invocation, then ${WARM_INVOCATIONS} **warm** invocations (per invocation). The same code
+counts the same run to run to about 0.2 % (import, first, warm get and create) and 1 % (warm list),
+so a change of 1 % is visible; wall-clock time on a shared machine is not (infra/bench/instructions.ts).
+
+Each function runs the request its floor answers: \`list-pets\` \`GET /pets?status=available\`, \`create-pet\`
+\`POST /pets\`, \`get-pet\` \`GET /pets/{id}\`. The floors, bundled with plain esbuild as CommonJS
+(\`bundle, platform node, format cjs, minify\`), create the DynamoDB document client at load and
+make that operation's one call (GetItem; Query on byStatus with Limit 21; conditional PutItem):
+**SDK only** (infra/bench/floor-handler.ts), and **SDK + zod**, NewPet (zod/mini) parsed once per
+invocation as well (infra/bench/floor-zod-handler.ts). A function's first invocation also looks its
+API key up (then cached). Targets: import ≤ ${t.import.toFixed(2)}× and import + first ≤ ${t.importAndFirst.toFixed(2)}× the SDK + zod
+floor's, warm ≤ ${t.warm.toFixed(2)}× the SDK-only floor's, bundle ≤ the SDK-only floor + ${t.bundleDeltaKb} KB.
+
+${markdownTable(
+  [
+    'function',
+    'bytes',
+    'KB over SDK floor',
+    'import M',
+    'import + first M',
+    'warm M / invocation',
+    'import ÷ SDK+zod floor',
+    'import + first ÷ SDK+zod floor',
+    'warm ÷ SDK floor',
+  ],
+  functionRows,
+)}
+
+${markdownTable(['floor', 'bytes', 'import M', 'import + first M', 'warm M / invocation'], floorRows)}
+
+### What a function bundle adds to its SDK-only floor, by package (esbuild metafile)
+
+${markdownTable(['package', ...FUNCTIONS.map((f) => `\`${f.name}\` KB`)], packageDeltas(rows))}
+`;
 }
 
 export function render(run: BenchRun): string {
   const m = run.machine;
-  const floor = bundleOf(run, FLOOR);
-  const floorImport = importMedian(run, FLOOR);
-  const floorFirst = firstInvocationMedian(run, FLOOR);
-  const floorWithMaps = importWithSourceMapsMedian(run, FLOOR);
-  const all = checks(run);
   const sizes = [...new Set(run.scaling.map((r) => r.pets))].sort((a, b) => a - b);
   const [small = 0, large = 0] = [sizes[0], sizes.at(-1)];
-  const deployedOptions = run.deployedNodeOptions ? `\`NODE_OPTIONS=${run.deployedNodeOptions}\`` : 'no `NODE_OPTIONS`';
-
-  const floorLabel = (name: string) =>
-    name === FLOOR
-      ? '**FLOOR** (client + one GetCommand)'
-      : name === PLAIN_FLOOR
-        ? 'FLOOR, plain esbuild (built-ins as ESM)'
-        : name === FLOOR_WITH_ZOD
-          ? "FLOOR + the service's zod schemas (one validation)"
-          : `\`${name}\``;
-  /** Rows compared with the FLOOR: the functions, and the floor with zod (what the validator alone adds). */
-  const comparedNames: readonly string[] = [...FUNCTION_NAMES, FLOOR_WITH_ZOD];
-  const versusFloor = (name: string, value: number, floorValue: number) =>
-    comparedNames.includes(name) ? `${fixed(value / floorValue, 2)}×` : '–';
-  const coldNames = [...FUNCTION_NAMES, FLOOR, FLOOR_WITH_ZOD, PLAIN_FLOOR];
-  const coldRows = coldNames.map((name) => {
-    const b = bundleOf(run, name);
-    const imp = importMedian(run, name);
-    const withMaps = importWithSourceMapsMedian(run, name);
-    return [
-      floorLabel(name),
-      thousands(b.bytes),
-      kb(b.bytes),
-      comparedNames.includes(name) ? `+${kb(b.bytes - floor.bytes)}` : '–',
-      fixed(imp),
-      versusFloor(name, imp, floorImport),
-      fixed(withMaps),
-      versusFloor(name, withMaps, floorWithMaps),
-    ];
-  });
-  const coldPathRows = coldNames.map((name) => {
-    const imp = importMedian(run, name);
-    const first = firstInvocationMedian(run, name);
-    return [
-      floorLabel(name),
-      fixed(imp),
-      fixed(first),
-      versusFloor(name, first, floorFirst),
-      `**${fixed(imp + first)}**`,
-      versusFloor(name, imp + first, floorImport + floorFirst),
-    ];
-  });
-  const costBeforeAfter = run.cost.map((r) => {
-    const before = PREVIOUS_COSTS.rows[r.input.scenario];
-    return [
-      r.input.label,
-      `$${before.logs.toFixed(3)}`,
-      `$${r.logs.toFixed(3)}`,
-      `$${before.lambdaCompute.toFixed(3)}`,
-      `$${r.lambdaCompute.toFixed(3)}`,
-      `$${before.total.toFixed(2)}`,
-      `**$${r.total.toFixed(2)}**`,
-      `$${TARGETS.costPerMillion[r.input.scenario].toFixed(2)}`,
-    ];
-  });
-
-  const packages = packageDeltas(run);
 
   const throughputRows = run.throughput.map((r) => [
     labelOf(r.scenario),
@@ -264,7 +200,7 @@ export function render(run: BenchRun): string {
   );
 
   const timingRows = run.handlerTimings.map((t) => [
-    t.scenario === 'floor' ? 'FLOOR handler (one GetCommand)' : labelOf(t.scenario),
+    labelOf(t.scenario),
     String(t.invocations),
     fixed(t.medianMs, 2),
     fixed(t.meanMs, 2),
@@ -289,57 +225,11 @@ Generated by \`${run.command}\` on ${run.startedAt.toISOString()} in ${fixed(run
 | Node.js | ${m.node} |
 | OS | ${m.platform} |
 
-Numbers from one machine and one run: compare ratios within this file, not absolute values across
-machines. docs/performance.md explains the targets, what they mean for Lambda, and the costs.
+Instruction counts repeat from run to run; the wall-clock figures (throughput, latency, durations)
+are this machine's in this run, and move by 5–10 % between runs on a shared machine: compare ratios
+within this file, not absolute values across machines. docs/performance.md explains the figures.
 
-## Targets
-
-${markdownTable(
-  ['target', 'subject', 'measured', ''],
-  all.map((c) => [c.target, c.subject, c.measured, verdict(c.met)]),
-  ['l', 'l', 'r', 'l'],
-)}
-
-**${all.filter((c) => c.met).length} of ${all.length} met.**
-
-## Cold start: bundle size and import time
-
-Each bundle is built in this run by esbuild with \`esbuildBuildOptions()\` from infra/cdk/bundling.ts,
-the options the CDK's NodejsFunction uses (minified ESM, node24, AWS SDK bundled, linked source
-map, Node's built-ins loaded through infra/cdk/builtins/). The FLOOR (infra/bench/floor-handler.ts) is
-built with the same options: it only creates \`DynamoDBDocumentClient.from(new DynamoDBClient({}))\`
-at load and sends one \`GetCommand\`. The plain FLOOR is the same source bundled as esbuild does by
-default (no built-in aliases), the floor issue #12's absolute import target was set against.
-"FLOOR + the service's zod schemas" (infra/bench/floor-zod-handler.ts) is the FLOOR with the request
-schemas of lib/domain built at load and one path parameter validated per invocation: its ratio is
-what zod, the design's validator, costs a cold start by itself.
-
-Import time: median over ${run.coldStartRuns} fresh \`node\` processes per bundle (spawned round-robin),
-of \`await import(bundle)\` measured inside the process, with the production functions' environment
-from the synthesised template (${deployedOptions}, \`LOG_LEVEL\`, \`API_KEY_CACHE_SECONDS\`) plus table
-names, \`AWS_REGION=us-east-1\` and dummy credentials: "as deployed". "With --enable-source-maps"
-adds that flag, as the functions were deployed before 2026-11-24; it shows what the flag costs.
-
-${markdownTable(
-  ['bundle', 'bytes', 'KB', 'Δ floor KB', 'import ms (as deployed)', '× floor', 'import ms (with --enable-source-maps)', '× floor'],
-  coldRows,
-)}
-
-### Cold path: import + first invocation, as deployed
-
-"First invocation" is the handler's first call in the same process, right after the import,
-against the local store: for a function, the API-key lookup and the operation's store call (a GET
-makes them concurrently, create one after the other), the floor its one \`GetCommand\`. Every
-bundle creates its DynamoDB client at import. On Lambda both phases run in the init and first
-invoke of a new instance; a real DynamoDB round trip (a few ms) adds to both the function's and the floor's.
-
-${markdownTable(['bundle', 'import ms', 'first invocation ms', '× floor', 'import + first ms', '× floor'], coldPathRows)}
-
-Source maps: ${FUNCTION_NAMES.map((n) => `\`${n}\` ${kb(bundleOf(run, n).sourceMapBytes)} KB`).join(', ')}, floor ${kb(floor.sourceMapBytes)} KB.
-
-### What a function bundle adds to the floor, by package (esbuild metafile)
-
-${markdownTable(['package', ...FUNCTION_NAMES.map((n) => `\`${n}\` KB`), 'floor KB'], packages)}
+${renderInstructions(run.instructions)}
 
 ## Throughput and latency: local API vs. a bare node:http baseline
 
@@ -357,11 +247,11 @@ tables and data (1,000 seeded pets; creates add more and run last):
 - **baseline**: a bare node:http server making the same single DynamoDB call per route with the same
   \`createDocumentClient\` client, and returning the JSON (infra/bench/workers/baseline.ts).
 
-The target is local API ÷ baseline. The two other ratios split the gap: adapter ÷ baseline is the
+Local API ÷ baseline is what the service adds to the least any server of these routes does. The two other ratios split it: adapter ÷ baseline is the
 local adapter, which API Gateway replaces on AWS; API ÷ adapter is the handler chain Lambda runs.
 The ${m.cores} cores are shared by autocannon, the server and the store. "By round" is API ÷ baseline
 for each round's pair of measurements, a few seconds apart: how far this machine's drift moves one
-measurement of the same code (the verdict is on the ratio of the means).
+measurement of the same code.
 
 ${markdownTable(['scenario', 'local API req/s', 'adapter + bare req/s', 'baseline req/s', 'API ÷ baseline', 'adapter ÷ baseline', 'API ÷ adapter', 'API ÷ baseline by round'], throughputRows)}
 
@@ -385,7 +275,7 @@ ${markdownTable(['scenario', `p50 ms ${thousands(small)}`, `p50 ms ${thousands(l
 
 The bundles above, imported once in one process and invoked one request at a time (after
 warm-up invocations; the cases take turns, a share of their invocations at a time, infra/bench/workers/handler-timing.ts) with API Gateway proxy events built by the local API's adapter, against the
-same local store; the floor's handler is timed the same way, for comparison with get. Lambda bills each invocation rounded up to the next millisecond ("billed" is the
+same local store. Lambda bills each invocation rounded up to the next millisecond ("billed" is the
 mean of those). This is an estimate: on Lambda, DynamoDB is a network hop away (a few ms) and the
 CPU is a share of a Graviton core sized by memory.
 
@@ -401,43 +291,11 @@ Free tiers, storage, data transfer, the cached API-key lookups and X-Ray (produc
 ${costTable(run.cost)}
 
 ${costArithmetic(run.cost)}
-
-### Before and after the logging changes
-
-Before: ${PREVIOUS_COSTS.source}, from that template (Text log format with START/END/REPORT, the
-functions' request line at \`info\` in production, Standard log groups, the longer access line).
-After: this run, from this template. docs/operators.md ("Logs") says what an operator gives up.
-
-${markdownTable(['operation', 'logs before', 'logs after', 'Lambda compute before', 'Lambda compute after', 'total before', 'total after', 'target'], costBeforeAfter)}
 `;
 }
 
 function labelOf(scenario: ScenarioId): string {
   return SCENARIOS.find((s) => s.id === scenario)?.label ?? scenario;
-}
-
-function bundleOf(run: BenchRun, name: string): Bundle {
-  const bundle = run.bundles.find((b) => b.name === name);
-  if (!bundle) throw new Error(`no bundle ${name}`);
-  return bundle;
-}
-
-function coldOf(run: BenchRun, name: string): ColdStartResult {
-  const cold = run.coldStarts.find((c) => c.name === name);
-  if (!cold) throw new Error(`no cold-start result for ${name}`);
-  return cold;
-}
-
-function importMedian(run: BenchRun, name: string): number {
-  return median(coldOf(run, name).deployed.map((s) => s.importMs));
-}
-
-function importWithSourceMapsMedian(run: BenchRun, name: string): number {
-  return median(coldOf(run, name).withSourceMaps.map((s) => s.importMs));
-}
-
-function firstInvocationMedian(run: BenchRun, name: string): number {
-  return median(coldOf(run, name).deployed.map((s) => s.firstInvocationMs));
 }
 
 function scalingRatio(run: BenchRun, scenario: 'list' | 'list-status', who: 'api' | 'baseline', metric: 'p50Ms' | 'p99Ms'): number {
@@ -447,21 +305,21 @@ function scalingRatio(run: BenchRun, scenario: 'list' | 'list-status', who: 'api
   return first === undefined || last === undefined ? Number.NaN : last / first;
 }
 
-/** Packages whose bytes differ between a function bundle and the floor, largest first. */
-function packageDeltas(run: BenchRun): string[][] {
-  const floor = bundleOf(run, FLOOR).byPackage;
-  const names = new Set<string>();
-  for (const name of FUNCTION_NAMES) for (const pkg of bundleOf(run, name).byPackage.keys()) names.add(pkg);
-  const rows = [...names]
-    .map((pkg) => {
-      const sizes = FUNCTION_NAMES.map((name) => bundleOf(run, name).byPackage.get(pkg) ?? 0);
-      return { pkg, sizes, floor: floor.get(pkg) ?? 0 };
-    })
-    .filter((r) => r.sizes.some((s) => Math.abs(s - r.floor) >= 100))
-    .sort((a, b) => Math.max(...b.sizes) - b.floor - (Math.max(...a.sizes) - a.floor));
-  const total = FUNCTION_NAMES.map((name) => bundleOf(run, name).bytes - bundleOf(run, FLOOR).bytes);
+/** Packages whose bytes differ between a function bundle and its SDK-only floor, largest first. */
+function packageDeltas(rows: readonly InstructionRow[]): string[][] {
+  const bundleOf = (name: string): Bundle => {
+    const bundle = rows.find((r) => r.bundle.name === name)?.bundle;
+    if (!bundle) throw new Error(`no bundle ${name}`);
+    return bundle;
+  };
+  const pairs = FUNCTIONS.map((f) => ({ fn: bundleOf(f.name), floor: bundleOf(floorName('sdk', f.operation)) }));
+  const names = new Set(pairs.flatMap((p) => [...p.fn.byPackage.keys(), ...p.floor.byPackage.keys()]));
+  const deltas = [...names]
+    .map((pkg) => ({ pkg, deltas: pairs.map((p) => (p.fn.byPackage.get(pkg) ?? 0) - (p.floor.byPackage.get(pkg) ?? 0)) }))
+    .filter((r) => r.deltas.some((d) => Math.abs(d) >= 100))
+    .sort((a, b) => Math.max(...b.deltas) - Math.max(...a.deltas));
   return [
-    ...rows.map((r) => [r.pkg === SERVICE_CODE ? 'lib/ + functions/ (ours)' : `\`${r.pkg}\``, ...r.sizes.map((s) => kb(s)), kb(r.floor)]),
-    ['**bundle − floor**', ...total.map((t) => `**+${kb(t)}**`), '–'],
+    ...deltas.map((r) => [r.pkg === SERVICE_CODE ? 'lib/ + functions/ (ours)' : `\`${r.pkg}\``, ...r.deltas.map(signedKb)]),
+    ['**bundle − floor**', ...pairs.map((p) => `**${signedKb(p.fn.bytes - p.floor.bytes)}**`)],
   ];
 }

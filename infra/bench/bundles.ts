@@ -1,70 +1,93 @@
 /**
- * Builds each function's bundle exactly as the CDK does (infra/cdk/bundling.ts handed to esbuild) and
- * the FLOOR bundle with the same options, and says what each bundle holds, by package.
+ * The bundles the benchmark measures: each function's bundle exactly as the CDK builds it
+ * (infra/cdk/bundling.ts handed to esbuild, then the source map trimmed as the CDK's hook does),
+ * and the two floors of each operation, bundled with plain esbuild as CommonJS.
  */
-import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { build, type Metafile } from 'esbuild';
-import { BUNDLE_FILE, esbuildBuildOptions } from '../cdk/bundling.ts';
+import { stat, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { type BuildOptions, build, type Metafile } from 'esbuild';
+import { BUNDLE_FILE, BUNDLE_PACKAGE_JSON, esbuildBuildOptions } from '../cdk/bundling.ts';
 import { trimSourceMap } from '../cdk/source-maps.ts';
-import { routes } from '#lib/routes.ts';
+import type { ScenarioId } from './scenarios.ts';
 
-export const FLOOR = 'floor';
+/** The operations the floors implement: the one DynamoDB call each function makes. */
+export type Operation = 'get' | 'list' | 'create';
+
+export const FUNCTIONS = [
+  { name: 'list-pets', operation: 'list', scenario: 'list-status' },
+  { name: 'create-pet', operation: 'create', scenario: 'create' },
+  { name: 'get-pet', operation: 'get', scenario: 'get' },
+] as const satisfies readonly { name: string; operation: Operation; scenario: ScenarioId }[];
+export type FunctionName = (typeof FUNCTIONS)[number]['name'];
+export const FUNCTION_NAMES: readonly FunctionName[] = FUNCTIONS.map((f) => f.name);
+
 /**
- * The floor as esbuild bundles it by default, before infra/cdk/bundling.ts loaded Node's built-ins
- * through infra/cdk/builtins/ (its `alias`): the floor the issue #12 targets were set against.
+ * `sdk`: the document client and the operation's call (infra/bench/floor-handler.ts); `sdk-zod`:
+ * the same plus NewPet parsed once per invocation (infra/bench/floor-zod-handler.ts).
  */
-export const PLAIN_FLOOR = 'floor-plain';
-/** The FLOOR with the service's zod schemas and one validation (infra/bench/floor-zod-handler.ts). */
-export const FLOOR_WITH_ZOD = 'floor-zod';
-export type BundleName = (typeof routes)[number]['functionName'] | typeof FLOOR | typeof PLAIN_FLOOR | typeof FLOOR_WITH_ZOD;
+export type FloorKind = 'sdk' | 'sdk-zod';
+const FLOOR_SOURCES: Record<FloorKind, string> = {
+  sdk: './infra/bench/floor-handler.ts',
+  'sdk-zod': './infra/bench/floor-zod-handler.ts',
+};
+export const floorName = (kind: FloorKind, operation: Operation): string => `floor-${kind}-${operation}`;
+
+/** A floor as plain esbuild bundles it, nothing else set. */
+const FLOOR_OPTIONS = { bundle: true, platform: 'node', format: 'cjs', minify: true } as const satisfies BuildOptions;
+const FLOOR_FILE = 'index.js';
 
 export interface Bundle {
-  readonly name: BundleName;
+  readonly name: string;
+  readonly operation: Operation;
+  readonly kind: 'function' | FloorKind;
   readonly file: string;
   readonly bytes: number;
-  readonly sourceMapBytes: number;
   /** Bytes in the output by package (`@smithy/core`, `zod`, …; `(service code)` for lib/ and functions/). */
   readonly byPackage: ReadonlyMap<string, number>;
-  readonly metafile: Metafile;
 }
 
-export const FUNCTION_NAMES = [...new Set(routes.map((r) => r.functionName))];
 export const SERVICE_CODE = '(service code)';
 
-export async function buildBundles(outDir: string): Promise<Bundle[]> {
-  const entries: [BundleName, string][] = [
-    ...FUNCTION_NAMES.map((name): [BundleName, string] => [name, `functions/${name}.ts`]),
-    [FLOOR, 'infra/bench/floor-handler.ts'],
-    [PLAIN_FLOOR, 'infra/bench/floor-handler.ts'],
-    [FLOOR_WITH_ZOD, 'infra/bench/floor-zod-handler.ts'],
-  ];
-  return Promise.all(
-    entries.map(async ([name, entry]) => {
-      const file = join(outDir, name, BUNDLE_FILE);
-      // metafile only adds esbuild's report of the inputs; the output bytes are the same.
-      const options = esbuildBuildOptions(entry, file);
-      if (name === PLAIN_FLOOR) options.alias = {};
-      const result = await build({ ...options, metafile: true, logLevel: 'warning' });
-      // As the CDK's afterBundling hook does (infra/cdk/constructs/api-function.ts).
-      trimSourceMap(`${file}.map`);
-      const output = Object.entries(result.metafile.outputs).find(([path]) => path.endsWith(BUNDLE_FILE))?.[1];
-      if (!output) throw new Error(`esbuild wrote no ${BUNDLE_FILE} for ${entry}`);
-      const byPackage = new Map<string, number>();
-      for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
-        const key = packageOf(input);
-        byPackage.set(key, (byPackage.get(key) ?? 0) + bytesInOutput);
-      }
-      return {
-        name,
-        file,
-        bytes: (await stat(file)).size,
-        sourceMapBytes: (await stat(`${file}.map`)).size,
-        byPackage,
-        metafile: result.metafile,
-      };
+export async function buildBundles(outDir: string, root: string): Promise<Bundle[]> {
+  // Every index.js here is CommonJS, as in a function's asset (infra/cdk/constructs/api-function.ts).
+  await writeFile(join(outDir, 'package.json'), BUNDLE_PACKAGE_JSON);
+  const functions = FUNCTIONS.map(async ({ name, operation }) => {
+    const file = join(outDir, name, BUNDLE_FILE);
+    const result = await build({
+      ...esbuildBuildOptions(join(root, 'functions', `${name}.ts`), file),
+      metafile: true,
+      logLevel: 'warning',
+    });
+    // As the CDK's afterBundling hook does (infra/cdk/constructs/api-function.ts).
+    trimSourceMap(`${file}.map`);
+    return described({ name, operation, kind: 'function', file }, result.metafile);
+  });
+  const floors = (['sdk', 'sdk-zod'] as const).flatMap((kind) =>
+    (['get', 'list', 'create'] as const).map(async (operation) => {
+      const name = floorName(kind, operation);
+      const file = join(outDir, name, FLOOR_FILE);
+      const result = await build({
+        ...FLOOR_OPTIONS,
+        stdin: { contents: `export { ${operation} as handler } from '${FLOOR_SOURCES[kind]}';`, resolveDir: root, loader: 'ts' },
+        outfile: file,
+        metafile: true,
+        logLevel: 'warning',
+      });
+      return described({ name, operation, kind, file }, result.metafile);
     }),
   );
+  return Promise.all([...functions, ...floors]);
+}
+
+async function described(bundle: Omit<Bundle, 'bytes' | 'byPackage'>, metafile: Metafile): Promise<Bundle> {
+  const output = Object.entries(metafile.outputs).find(([path]) => resolve(path) === resolve(bundle.file))?.[1];
+  if (!output) throw new Error(`esbuild wrote no ${bundle.file}`);
+  const byPackage = new Map<string, number>();
+  for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+    const key = packageOf(input);
+    byPackage.set(key, (byPackage.get(key) ?? 0) + bytesInOutput);
+  }
+  return { ...bundle, bytes: (await stat(bundle.file)).size, byPackage };
 }
 
 function packageOf(input: string): string {

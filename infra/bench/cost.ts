@@ -39,21 +39,6 @@ export type LogClass = keyof typeof PRICES.cloudWatchLogsPerGb;
 /** GB per million requests of `bytes` each. */
 const gb = (bytes: number): number => (1e6 * bytes) / 1024 ** 3;
 
-/**
- * The cost table before the logging changes of issue #12, as BENCHMARKS.md of 2026-11-24T17:03Z
- * (commit 4318304) derived it from that template: Text log format with START/END/REPORT, the
- * functions' request line at info in production, every group Standard, the longer access line.
- */
-export const PREVIOUS_COSTS = {
-  source: 'BENCHMARKS.md of 2026-11-24T17:03Z (commit 4318304)',
-  rows: {
-    list: { lambdaCompute: 0.054, dynamodb: 0.063, logs: 0.595, total: 4.41 },
-    'list-status': { lambdaCompute: 0.055, dynamodb: 0.063, logs: 0.595, total: 4.41 },
-    get: { lambdaCompute: 0.032, dynamodb: 0.125, logs: 0.597, total: 4.45 },
-    create: { lambdaCompute: 0.043, dynamodb: 1.25, logs: 0.597, total: 5.59 },
-  },
-} as const;
-
 /** CloudWatch Logs sizes an event as its message bytes plus 26 (assumed to be what is billed too). */
 const LOG_EVENT_OVERHEAD_BYTES = 26;
 

@@ -1,14 +1,53 @@
 /**
- * The FLOOR of the cold-start benchmark: the least a function of this service can be. It creates
- * the DynamoDB document client at module load and makes one GetCommand per invocation. Bundled in
- * the same run with the same esbuild options as the real functions (infra/cdk/bundling.ts).
+ * The SDK-only floor: the least a function of this service can be. It creates the DynamoDB
+ * document client at load and makes the operation's one DynamoDB call per invocation. Each export
+ * is one operation; the benchmark bundles one of them at a time (infra/bench/bundles.ts), so a
+ * floor holds only its own command.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 
 const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));
 
-export const handler = async (): Promise<{ statusCode: number; body: string }> => {
-  const { Item } = await client.send(new GetCommand({ TableName: process.env.PETS_TABLE_NAME, Key: { id: 1 } }));
-  return { statusCode: 200, body: JSON.stringify(Item ?? null) };
+export interface FloorEvent {
+  readonly body?: string | null;
+  readonly pathParameters?: Record<string, string> | null;
+  readonly queryStringParameters?: Record<string, string> | null;
+}
+
+export interface FloorResult {
+  readonly statusCode: number;
+  readonly body: string;
+}
+
+const table = (): string | undefined => process.env.PETS_TABLE_NAME;
+
+/** GetItem of one pet. */
+export const get = async (event: FloorEvent): Promise<FloorResult> => {
+  const { Item } = await client.send(
+    new GetCommand({ TableName: table(), Key: { id: Number(event.pathParameters?.petId) }, ConsistentRead: true }),
+  );
+  return { statusCode: Item ? 200 : 404, body: JSON.stringify(Item ?? null) };
+};
+
+/** One page of a status: Query on the byStatus index, a page of 20 plus one. */
+export const list = async (event: FloorEvent): Promise<FloorResult> => {
+  const { Items = [] } = await client.send(
+    new QueryCommand({
+      TableName: table(),
+      IndexName: 'byStatus',
+      KeyConditionExpression: '#status = :status',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':status': event.queryStringParameters?.status ?? 'available' },
+      Limit: 21,
+    }),
+  );
+  return { statusCode: 200, body: JSON.stringify(Items.slice(0, 20)) };
+};
+
+/** A conditional PutItem of the body with a new id. */
+export const create = async (event: FloorEvent): Promise<FloorResult> => {
+  const pet = { id: Date.now() * 1000 + Math.floor(Math.random() * 1000), ...(JSON.parse(event.body ?? '{}') as object) };
+  await client.send(new PutCommand({ TableName: table(), Item: pet, ConditionExpression: 'attribute_not_exists(id)' }));
+  return { statusCode: 201, body: JSON.stringify(pet) };
 };

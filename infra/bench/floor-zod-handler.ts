@@ -1,18 +1,22 @@
 /**
- * The FLOOR plus the service's zod schemas: the same client and GetCommand, with the request
- * schemas every function imports (lib/domain) built at load and one path parameter validated per
- * invocation, as getPet does. Against the FLOOR it measures what zod alone costs a cold start, so
- * the import and first-invocation targets can be read net of the validator the design chose.
+ * The SDK + zod floor: the SDK-only floor (infra/bench/floor-handler.ts) plus the service's NewPet
+ * schema (zod/mini, lib/domain/pet.ts) parsed once per invocation: the body for a create, a
+ * typical pet otherwise. Against it, a function's import and first invocation are read net of
+ * the validator the design chose.
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { integerText, PetIdPath } from '../../lib/domain/requests.ts';
+import { NewPet } from '../../lib/domain/pet.ts';
+import * as floor from './floor-handler.ts';
 
-const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+const TYPICAL = { name: 'Rex', categoryId: 3, status: 'available' };
 
-export const handler = async (event: { pathParameters?: Record<string, string> | null }): Promise<{ statusCode: number; body: string }> => {
-  const parsed = PetIdPath.safeParse({ petId: integerText(event.pathParameters?.petId ?? '') });
-  if (!parsed.success) return { statusCode: 400, body: '{}' };
-  const { Item } = await client.send(new GetCommand({ TableName: process.env.PETS_TABLE_NAME, Key: { id: parsed.data.petId } }));
-  return { statusCode: 200, body: JSON.stringify(Item ?? null) };
-};
+const parsed = (event: floor.FloorEvent): boolean => NewPet.safeParse(event.body ? JSON.parse(event.body) : TYPICAL).success;
+
+const withSchema =
+  (operation: (event: floor.FloorEvent) => Promise<floor.FloorResult>) =>
+  async (event: floor.FloorEvent): Promise<floor.FloorResult> =>
+    parsed(event) ? operation(event) : { statusCode: 400, body: '{}' };
+
+// Pure: a bundle of one operation drops the others.
+export const get = /* @__PURE__ */ withSchema(floor.get);
+export const list = /* @__PURE__ */ withSchema(floor.list);
+export const create = /* @__PURE__ */ withSchema(floor.create);

@@ -8,10 +8,6 @@ export function median(valuesMs: readonly number[]): number {
   return latencies.percentile(50);
 }
 
-export function mean(values: readonly number[]): number {
-  return values.length === 0 ? Number.NaN : values.reduce((a, b) => a + b, 0) / values.length;
-}
-
 export function fixed(value: number, digits = 1): string {
   return Number.isFinite(value) ? value.toFixed(digits) : '-';
 }
@@ -33,8 +29,4 @@ export function markdownTable(header: readonly string[], rows: readonly (readonl
     ...rows.map((row) => `| ${row.join(' | ')} |`),
   ];
   return lines.join('\n');
-}
-
-export function verdict(met: boolean): string {
-  return met ? 'met' : '**MISSED**';
 }

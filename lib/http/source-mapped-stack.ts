@@ -1,14 +1,14 @@
 /**
  * Stack traces that name our TypeScript lines, without `--enable-source-maps`. That flag makes
  * Node read and parse each bundle's source map when the bundle loads, ~10 ms of every cold start,
- * while a stack is only logged for a bug. Here a bundle's map (`index.mjs.map`, beside it) is read
+ * while a stack is only logged for a bug. Here a bundle's map (`index.js.map`, beside it) is read
  * the first time a stack through that bundle is logged, and kept.
  */
 import { readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
-/** `at fn (file:///var/task/index.mjs:1:2345)` or `at /var/task/index.mjs:1:2345`: file, line, column. */
+/** `at fn (/var/task/index.js:1:2345)` or `at file:///var/task/index.mjs:1:2345`: file, line, column. */
 const FRAME = /(?<file>(?:file:\/\/)?\/[^\s()]+?\.m?js):(?<line>\d+):(?<column>\d+)(?=\)?$)/;
 
 const maps = new Map<string, SourceMap | null>();

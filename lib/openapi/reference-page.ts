@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { REQUEST_ID_HEADER } from '../http/access-log.ts';
 import { NOT_FOUND_MESSAGE } from '../http/gateway-errors.ts';
@@ -29,8 +30,15 @@ export const REFERENCE_ASSETS: Readonly<Record<string, string>> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
 };
 
-/** Where the deployed bundle keeps the assets, beside index.mjs (infra/constructs/reference-function.ts). */
+/** Where the deployed bundle keeps the assets, beside index.js (infra/cdk/stage-stack.ts). */
 export const BUNDLED_ASSETS_DIR = 'swagger-ui';
+
+/**
+ * The bundle's folder: `__dirname` of the CommonJS bundle. The ESM sources have none (and no
+ * `import.meta` in the bundle), so there the assets come from the npm package, resolved from the
+ * running script.
+ */
+const bundleDir = typeof __dirname === 'string' ? __dirname : undefined;
 
 const cache = new Map<string, string>();
 
@@ -38,8 +46,11 @@ const cache = new Map<string, string>();
 function asset(name: string): string {
   let text = cache.get(name);
   if (text === undefined) {
-    const bundled = new URL(`./${BUNDLED_ASSETS_DIR}/${name}`, import.meta.url);
-    const file = existsSync(bundled) ? bundled : createRequire(import.meta.url).resolve(`swagger-ui-dist/${name}`);
+    const bundled = bundleDir === undefined ? undefined : join(bundleDir, BUNDLED_ASSETS_DIR, name);
+    const file =
+      bundled !== undefined && existsSync(bundled)
+        ? bundled
+        : createRequire(process.argv[1] ?? join(process.cwd(), 'index.js')).resolve(`swagger-ui-dist/${name}`);
     text = readFileSync(file, 'utf8');
     cache.set(name, text);
   }

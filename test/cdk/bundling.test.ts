@@ -1,7 +1,7 @@
 /**
- * Real bundling (local esbuild, never Docker) of one stage: each bundle is the ESM module Lambda
- * loads, and infra/cdk/bundling.ts handed straight to esbuild reproduces it byte for byte, so the
- * cold-start benchmark measures exactly what is deployed.
+ * Real bundling (local esbuild, never Docker) of one stage: each bundle is the CommonJS module
+ * Lambda's runtime require()s, and infra/cdk/bundling.ts handed straight to esbuild reproduces it
+ * byte for byte, so the benchmark measures exactly what is deployed.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from 'esbuild';
 import { BUNDLED_ASSETS_DIR, REFERENCE_ASSETS } from '#lib/openapi/reference-page.ts';
 import { routes } from '#lib/routes.ts';
-import { BUNDLE_FILE, ESM_REQUIRE_SHIM, esbuildBuildOptions } from '../../infra/cdk/bundling.ts';
+import { BUNDLE_FILE, BUNDLE_PACKAGE_JSON, esbuildBuildOptions } from '../../infra/cdk/bundling.ts';
 import { PROJECT_ROOT } from '../../infra/cdk/constructs/api-function.ts';
 import { isOwnSource } from '../../infra/cdk/source-maps.ts';
 import { type Synthesised, synth, logicalId } from './synth.ts';
@@ -38,36 +38,34 @@ function assetDir(name: (typeof functionNames)[number]): string {
 }
 
 describe.each(functionNames)('bundle of %s', (name) => {
-  it('is a minified ESM module with its source map and the require shim', () => {
+  it('is a minified CommonJS module with its source map, marked CommonJS by a package.json beside it', () => {
     const dir = assetDir(name);
     const code = readFileSync(join(dir, BUNDLE_FILE), 'utf8');
-    expect(code.startsWith(ESM_REQUIRE_SHIM)).toBe(true);
-    expect(code).toMatch(/\/\/# sourceMappingURL=index\.mjs\.map\s*$/);
+    expect(code).toMatch(/\/\/# sourceMappingURL=index\.js\.map\s*$/);
     expect(existsSync(join(dir, `${BUNDLE_FILE}.map`))).toBe(true);
+    expect(readFileSync(join(dir, 'package.json'), 'utf8').trim()).toBe(BUNDLE_PACKAGE_JSON);
     // The SDK is inside the bundle, not taken from the runtime.
     expect(code).toContain('DynamoDB');
     // Minified: a few very long lines (template literals keep their own newlines).
     expect(code.length / code.split('\n').length).toBeGreaterThan(1000);
   });
 
-  it('imports Node.js built-ins through the CommonJS loader, never as ESM (infra/cdk/builtins/)', () => {
+  it("never reaches Node's ESM loader: no ES module syntax, no import(), no import.meta; built-ins come through require()", () => {
     const code = readFileSync(join(assetDir(name), BUNDLE_FILE), 'utf8');
-    const esmBuiltins = [...code.matchAll(/\bfrom\s*["']((?:node:)?[a-z_/0-9]+)["']/g)].map((match) => match[1]);
-    // node:module is the one built-in left as ESM: the banner needs its createRequire, and its facade is cheap.
-    expect(new Set(esmBuiltins)).toEqual(new Set(['node:module']));
-    expect(code).toContain('process.getBuiltinModule("node:http")');
+    expect(code).not.toMatch(/\bimport\.meta\b/);
+    // The SDK's lazy import('node:http') included (infra/cdk/bundling.ts `supported`).
+    expect(code).not.toMatch(/\bimport\s*\(/);
+    expect(code).not.toMatch(/(?:^|[;}])\s*(?:import\s*[{*\w]|export\s*[{*\w])/m);
+    expect(code).not.toMatch(/\bfrom\s*["'](?:node:)?[a-z_/0-9]+["']/);
+    expect(code).toMatch(/require\("(?:node:)?http"\)/);
   });
 
-  it('loads on Node.js 24 and exports the handler', () => {
+  it("is loaded by require(), as Lambda's Node.js 24 runtime loads index.js, and exports the handler", () => {
     const file = join(assetDir(name), BUNDLE_FILE);
-    const out = execFileSync(
-      process.execPath,
-      ['--input-type=module', '-e', `const m = await import(${JSON.stringify(file)}); console.log(typeof m.handler);`],
-      {
-        encoding: 'utf8',
-        env: { PATH: process.env.PATH ?? '' },
-      },
-    );
+    const out = execFileSync(process.execPath, ['-e', `console.log(typeof require(${JSON.stringify(file)}).handler);`], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '' },
+    });
     expect(out.trim()).toBe('function');
   });
 
@@ -89,14 +87,14 @@ describe.each(functionNames)('bundle of %s', (name) => {
     const entry = new SourceMap(JSON.parse(readFileSync(mapFile, 'utf8'))).findEntry(line, column);
     expect(entry).not.toHaveProperty('originalSource', expect.stringMatching(/lib\/|functions\//));
     // A bug as a deployed function meets it (its table names missing): the 500's log line carries
-    // the stack, mapped through index.mjs.map when logged (no --enable-source-maps) to lib/config.ts.
+    // the stack, mapped through index.js.map when logged (no --enable-source-maps) to lib/config.ts.
     const script = `
-      const { handler } = await import(${JSON.stringify(join(dir, BUNDLE_FILE))});
-      await handler(
+      const { handler } = require(${JSON.stringify(join(dir, BUNDLE_FILE))});
+      handler(
         { httpMethod: 'GET', path: '/v1/pets', resource: '/v1/pets', headers: { Authorization: 'Bearer psk_${'A'.repeat(32)}' }, body: null,
           requestContext: { requestId: 'r-1', path: '/v1/pets', domainName: 'example.com' } },
         { functionName: 'f', awsRequestId: 'r-1', getRemainingTimeInMillis: () => 10000 });`;
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+    const out = execFileSync(process.execPath, ['-e', script], {
       encoding: 'utf8',
       env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info' },
     });
@@ -116,7 +114,7 @@ describe.each(functionNames)('bundle of %s', (name) => {
 });
 
 describe('bundle of the reference page', () => {
-  it("carries Swagger UI's files beside index.mjs, where the page's function reads them", () => {
+  it("carries Swagger UI's files beside index.js, where the page's function reads them", () => {
     const stack = app.stacks.staging;
     const key = app.templates.staging.toJSON().Resources[logicalId(stack.referenceFunction)].Properties.Code.S3Key as string;
     const dir = join(app.outdir, `asset.${key.replace(/\.zip$/, '')}`);

@@ -19,7 +19,7 @@ let output = '';
 const HANDLER = `
 let invocations = 0;
 const started = Date.now();
-export const handler = async (event, context) => {
+exports.handler = async (event, context) => {
   invocations += 1;
   if (event.body === 'sleep') await new Promise((resolve) => setTimeout(resolve, 5_000));
   if (event.body === 'throw') throw new Error('handler failed');
@@ -61,7 +61,8 @@ const bodyOf = (outcome: Awaited<ReturnType<BundleFunctions['invoke']>>) => {
 
 beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'petstore-bundle-'));
-  writeFileSync(path.join(dir, 'index.mjs'), HANDLER);
+  // CommonJS, as the CDK bundles the functions (index.js beside no package.json saying otherwise).
+  writeFileSync(path.join(dir, 'index.js'), HANDLER);
   functions = new BundleFunctions({
     assetDirs: new Map([
       ['ListPetsF40BAA0B', dir],

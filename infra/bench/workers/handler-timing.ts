@@ -12,8 +12,7 @@ import { serve } from './rpc.ts';
 type Handler = (event: unknown, context: unknown) => Promise<APIGatewayProxyResult>;
 
 export interface HandlerTiming {
-  /** `floor`: the floor bundle's handler (one GetCommand), for comparison with `get`. */
-  readonly scenario: ScenarioId | 'floor';
+  readonly scenario: ScenarioId;
   readonly invocations: number;
   readonly medianMs: number;
   readonly meanMs: number;
@@ -49,10 +48,7 @@ serve({
     }
     const results: HandlerTiming[] = [];
     let n = 0;
-    const cases = [
-      ...SCENARIOS.map((s) => ({ id: s.id, functionName: s.functionName as string })),
-      { id: 'floor' as const, functionName: 'floor' },
-    ];
+    const cases = SCENARIOS.map((s) => ({ id: s.id, functionName: s.functionName as string }));
     const rounds = request.rounds as number;
     type Case = (typeof cases)[number];
     const invokerOf = (scenario: Case) => {
@@ -60,7 +56,7 @@ serve({
       if (!handler) throw new Error(`no bundle for ${scenario.functionName}`);
       return async () => {
         const requestId = `bench-${++n}`;
-        const event = proxyEvent(requestFor(scenario.id === 'floor' ? 'get' : scenario.id, ids, n), apiKey, requestId);
+        const event = proxyEvent(requestFor(scenario.id, ids, n), apiKey, requestId);
         const context = lambdaContext(scenario.functionName, requestId);
         const started = performance.now();
         const result = await handler(event, context);

@@ -21,7 +21,7 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { ENV } from '#lib/config.ts';
 import type { LogLevel } from '#lib/http/log.ts';
-import { BUNDLE_FILE, esbuildOptions } from '../bundling.ts';
+import { BUNDLE_FILE, BUNDLE_PACKAGE_JSON, esbuildOptions } from '../bundling.ts';
 import { MEMORY_MB, TIMEOUT_SECONDS } from '../function-limits.ts';
 import type { ServiceTable } from './data-tables.ts';
 import { serviceLogGroup } from './log-groups.ts';
@@ -191,6 +191,9 @@ export function nodejsBundling(bundledFiles?: ApiFunctionProps['bundledFiles']):
       afterBundling: (inputDir: string, outputDir: string) => [
         // The source map keeps our code only (infra/cdk/source-maps.ts), run by the Node.js running this app.
         `"${process.execPath}" "${join(inputDir, 'infra/cdk/source-maps.ts')}" "${join(outputDir, `${BUNDLE_FILE}.map`)}"`,
+        // index.js is CommonJS wherever the asset is unpacked, also under a package.json that says
+        // "type": "module" (local bundle mode runs cdk.out inside this repository).
+        `echo '${BUNDLE_PACKAGE_JSON}' > "${join(outputDir, 'package.json')}"`,
         ...(bundledFiles
           ? [
               `mkdir -p "${join(outputDir, bundledFiles.into)}"`,
@@ -199,16 +202,17 @@ export function nodejsBundling(bundledFiles?: ApiFunctionProps['bundledFiles']):
           : []),
       ],
     },
-    format: esbuildOptions.format === 'esm' ? OutputFormat.ESM : OutputFormat.CJS,
+    format: OutputFormat.CJS,
     target: esbuildOptions.target,
     minify: esbuildOptions.minify,
     sourceMap: esbuildOptions.sourcemap,
     sourcesContent: esbuildOptions.sourcesContent,
     mainFields: [...esbuildOptions.mainFields],
     externalModules: [...esbuildOptions.external],
-    banner: esbuildOptions.banner.js,
-    // NodejsFunction has no `alias` option; esbuild's CLI flag says the same.
-    esbuildArgs: Object.fromEntries(Object.entries(esbuildOptions.alias).map(([from, to]) => [`--alias:${from}`, to])),
+    // NodejsFunction has no `supported` option; esbuild's CLI flag says the same.
+    esbuildArgs: Object.fromEntries(
+      Object.entries(esbuildOptions.supported).map(([feature, on]) => [`--supported:${feature}`, String(on)]),
+    ),
     forceDockerBundling: false,
   };
 }

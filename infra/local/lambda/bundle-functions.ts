@@ -8,6 +8,7 @@
  * (a cold start) when all of its environments are busy, up to MAX_ENVIRONMENTS, after which
  * requests wait. An environment that times out or fails is discarded, as Lambda discards it.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
@@ -99,7 +100,7 @@ export class BundleFunctions {
     const worker = new Worker(WORKER, {
       env: environment,
       workerData: {
-        modulePath: path.join(assetDir, `${moduleName}.mjs`),
+        modulePath: handlerModule(assetDir, moduleName),
         exportName,
         functionName: fn.functionName,
         sourceMaps: /--enable-source-maps\b/.test(environment.NODE_OPTIONS ?? ''),
@@ -181,6 +182,12 @@ export class BundleFunctions {
     if (pool) pool.splice(pool.indexOf(environment), 1);
     void environment.worker.terminate();
   }
+}
+
+/** The handler's file as Lambda's Node.js runtime finds it: `<module>.js`, else `.mjs`, else `.cjs`. */
+function handlerModule(assetDir: string, moduleName: string): string {
+  const candidates = ['.js', '.mjs', '.cjs'].map((extension) => path.join(assetDir, `${moduleName}${extension}`));
+  return candidates.find((file) => existsSync(file)) ?? (candidates[0] as string);
 }
 
 function splitHandler(handler: string): [string, string] {

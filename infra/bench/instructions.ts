@@ -1,0 +1,140 @@
+/**
+ * CPU instructions of a cold start and of warm invocations, counted by valgrind's callgrind: unlike
+ * wall-clock time on a shared machine, the count of the same code repeats to ~0.2 %. Each bundle
+ * runs in a fresh `node --single-threaded --predictable --predictable-gc-schedule` under callgrind
+ * (JIT and GC on the main thread, so they are counted too; the heap grows by fixed steps and is not
+ * shrunk while idle, so a collection falls at the same point every run), against the store in
+ * another process, which is not counted.
+ * The process marks its sections itself (`callgrind_control -d <label> <pid>`, which dumps the
+ * counts so far and zeroes them):
+ *
+ *   import  loading the bundle (require for CommonJS, as Lambda's runtime does; import() for ESM),
+ *           until what it started has settled (a 300 ms timer);
+ *   first   the first invocation, then the same settling;
+ *   warm    WARM_INVOCATIONS more invocations, reported per invocation.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { openSync, readSync, closeSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+export const WARM_INVOCATIONS = 20;
+const SETTLE_MS = 300;
+
+export interface Invocation {
+  readonly event: unknown;
+  /** The Lambda context's plain fields (getRemainingTimeInMillis is added in the process). */
+  readonly context: unknown;
+}
+
+export interface InstructionCount {
+  readonly import: number;
+  readonly first: number;
+  /** Per warm invocation. */
+  readonly warm: number;
+  /** Status codes of the invocations, first then warm. */
+  readonly statuses: readonly number[];
+}
+
+/** Runs in the measured process: a CommonJS script, so nothing but the bundle needs the ESM loader. */
+const SCRIPT = `
+const { execSync } = require('node:child_process');
+const { readFileSync } = require('node:fs');
+const { setTimeout: settle } = require('node:timers/promises');
+const { pathToFileURL } = require('node:url');
+const mark = (label) => execSync('callgrind_control -d ' + label + ' ' + process.pid, { stdio: 'ignore' });
+(async () => {
+  const [file, invocationsFile, settleMs] = process.argv.slice(1);
+  const invocations = JSON.parse(readFileSync(invocationsFile, 'utf8'));
+  const context = (c) => ({ ...c, getRemainingTimeInMillis: () => 10000 });
+  // Lambda's runtime is itself an ES module: its ESM loader is ready before the handler loads.
+  await import('data:text/javascript,export default 0');
+  mark('start');
+  const mod = file.endsWith('.mjs') ? await import(pathToFileURL(file).href) : require(file);
+  await settle(Number(settleMs));
+  mark('import');
+  const statuses = [];
+  const [first, ...warm] = invocations;
+  statuses.push((await mod.handler(first.event, context(first.context))).statusCode);
+  await settle(Number(settleMs));
+  mark('first');
+  for (const w of warm) statuses.push((await mod.handler(w.event, context(w.context))).statusCode);
+  await settle(Number(settleMs));
+  mark('warm');
+  process.stdout.write('\\nSTATUSES ' + JSON.stringify(statuses) + '\\n');
+  process.exit(0);
+})();
+`;
+
+/** The Node.js ELF binary: valgrind cannot run a shell shim. */
+export function nodeBinary(): string {
+  const file = realpathSync(process.execPath);
+  const fd = openSync(file, 'r');
+  const magic = Buffer.alloc(4);
+  readSync(fd, magic, 0, 4, 0);
+  closeSync(fd);
+  if (!magic.equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46]))) throw new Error(`${file} is not an ELF binary valgrind can run`);
+  return file;
+}
+
+/** One fresh process under callgrind: `invocations[0]` is the first invocation, the rest warm. */
+export async function countInstructions(
+  file: string,
+  invocations: readonly Invocation[],
+  env: NodeJS.ProcessEnv,
+): Promise<InstructionCount> {
+  const dir = await mkdtemp(join(tmpdir(), 'petstore-callgrind-'));
+  try {
+    const invocationsFile = join(dir, 'invocations.json');
+    await writeFile(invocationsFile, JSON.stringify(invocations));
+    const { stdout } = await promisify(execFile)(
+      'valgrind',
+      [
+        '--tool=callgrind',
+        '--smc-check=all-non-file',
+        `--callgrind-out-file=${join(dir, 'callgrind.out.%p')}`,
+        nodeBinary(),
+        '--single-threaded',
+        '--predictable',
+        '--predictable-gc-schedule',
+        '-e',
+        SCRIPT,
+        file,
+        invocationsFile,
+        String(SETTLE_MS),
+      ],
+      { env, maxBuffer: 64 * 1024 * 1024 },
+    );
+    const statuses = JSON.parse(/^STATUSES (.+)$/m.exec(stdout)?.[1] ?? 'null') as number[] | null;
+    if (!statuses) throw new Error(`${file}: the measured process reported nothing: ${stdout.slice(-2000)}`);
+    const sections = new Map<string, number>();
+    for (const name of await readdir(dir)) {
+      if (!name.startsWith('callgrind.out.')) continue;
+      const text = await readFile(join(dir, name), 'utf8');
+      const label = /^desc: Trigger: dump (\S+)/m.exec(text)?.[1];
+      if (label) sections.set(label, (sections.get(label) ?? 0) + instructionsOf(text));
+    }
+    const section = (label: string): number => {
+      const value = sections.get(label);
+      if (value === undefined) throw new Error(`${file}: no callgrind dump "${label}"`);
+      return value;
+    };
+    return {
+      import: section('import'),
+      first: section('first'),
+      warm: section('warm') / Math.max(1, invocations.length - 1),
+      statuses,
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Ir of a dump file: its `summary:` lines (one per part), or its `totals:` lines. */
+function instructionsOf(text: string): number {
+  const sum = (key: string) =>
+    [...text.matchAll(new RegExp(`^${key}: (\\d+)`, 'gm'))].reduce((total, match) => total + Number(match[1]), 0);
+  return sum('summary') || sum('totals');
+}

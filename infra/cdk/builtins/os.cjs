@@ -1,2 +1,0 @@
-// Bundles import node:os through this file: see infra/cdk/bundling.ts, NODE_BUILTIN_ALIASES.
-module.exports = process.getBuiltinModule('node:os');
