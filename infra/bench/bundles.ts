@@ -32,8 +32,17 @@ const FLOOR_SOURCES: Record<FloorKind, string> = {
 };
 export const floorName = (kind: FloorKind, operation: Operation): string => `floor-${kind}-${operation}`;
 
-/** A floor as plain esbuild bundles it, nothing else set. */
-const FLOOR_OPTIONS = { bundle: true, platform: 'node', format: 'cjs', minify: true } as const satisfies BuildOptions;
+/**
+ * A floor as plain esbuild bundles it as CommonJS, taking the same build of each package as the
+ * functions (the AWS SDK's ESM build, `module` before `main`), so that like is compared with like.
+ */
+const FLOOR_OPTIONS = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  minify: true,
+  mainFields: ['module', 'main'],
+} as const satisfies BuildOptions;
 const FLOOR_FILE = 'index.js';
 
 export interface Bundle {

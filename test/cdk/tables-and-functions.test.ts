@@ -167,7 +167,7 @@ describe.each(STAGE_NAMES)('%s functions', (stage) => {
     expect(logLevel).toBe('info');
   });
 
-  it.each(functionNames)('%s runs Node.js 24 on arm64, bundled ESM, with its own Infrequent Access log group', (name) => {
+  it.each(functionNames)('%s runs Node.js 24 on arm64, bundled CommonJS, with its own Infrequent Access log group', (name) => {
     const fnId = logicalId(app.stacks[stage].functions[name]);
     const fn = template.toJSON().Resources[fnId];
     expect(fn.Properties).toMatchObject({
