@@ -106,13 +106,15 @@ with the production functions' environment, against the local store in another p
 counted). The process marks its own sections: **import** (\`require\` for CommonJS, as Lambda's
 runtime loads \`index.js\`; \`import()\` for ESM) until what it started has settled (a 300 ms
 timer), the **first** invocation, then ${WARM_INVOCATIONS} **warm** invocations (per invocation). The same code
-counts the same run to run to about 0.2 % (import, first, warm get and create) and 1 % (warm list),
-so a change of 1 % is visible; wall-clock time on a shared machine is not (infra/bench/instructions.ts).
+counts the same run to run to about 0.2 % (import, first, warm get and create), so a change of 1 %
+is visible; a warm list moves by a few % (its twelve queries come back in varying order); wall-clock time on a shared machine is not (infra/bench/instructions.ts).
 
 Each function runs the request its floor answers: \`list-pets\` \`GET /pets?status=available\`, \`create-pet\`
 \`POST /pets\`, \`get-pet\` \`GET /pets/{id}\`. The floors, bundled with plain esbuild as CommonJS
-(\`bundle, platform node, format cjs, minify\`), create the DynamoDB document client at load and
-make that operation's one call (GetItem; Query on byStatus with Limit 21; conditional PutItem):
+(\`bundle, platform node, format cjs, minify\`, with the functions' \`mainFields\`, so both take the
+SDK's ESM build), create the DynamoDB document client at load and make the store calls the
+operation needs (GetItem; a Query with Limit 21 on each of byStatus's twelve shards, merged; a
+conditional PutItem):
 **SDK only** (infra/bench/floor-handler.ts), and **SDK + zod**, NewPet (zod/mini) parsed once per
 invocation as well (infra/bench/floor-zod-handler.ts). A function's first invocation also looks its
 API key up (then cached). Targets: import ≤ ${t.import.toFixed(2)}× and import + first ≤ ${t.importAndFirst.toFixed(2)}× the SDK + zod
