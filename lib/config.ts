@@ -22,8 +22,10 @@ export const ENV = {
 } as const;
 
 export interface Config {
-  /** Required by the stores (services.ts), not by the configuration itself: CORS and the log level
-   * still apply to the 500 a function without its tables answers. */
+  /**
+   * Required by the stores (services.ts), not by the configuration itself: CORS and the log level
+   * still apply to the 500 a function without its tables answers.
+   */
   readonly petsTable: string | undefined;
   readonly apiKeysTable: string | undefined;
   readonly idempotencyTable: string | undefined;

@@ -1,7 +1,8 @@
 /**
  * CORS on the functions' answers, for the browser origins a stage allows (the configuration's
- * allowedOrigins: ALLOWED_ORIGINS, from the stage setting `allowedOrigins`). An allowed origin gets `Access-Control-Allow-Origin` naming it and
- * the response headers a page may read; any other origin gets none. Every answer says `Vary: Origin`
+ * allowedOrigins: ALLOWED_ORIGINS, from the stage setting `allowedOrigins`). An allowed origin gets
+ * `Access-Control-Allow-Origin` naming it and the response headers a page may read; any other
+ * origin gets none. Every answer says `Vary: Origin`
  * once CORS is on, so a cache never hands one origin's answer to another. The preflight and the
  * gateway's own answers are the gateway's (infra/cdk/constructs/cors-preflight.ts).
  */

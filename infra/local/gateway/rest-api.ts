@@ -1,9 +1,10 @@
 /**
  * One stage of a REST API, served from its template: what API Gateway does between a client and a
  * function, and a web ACL in front of it. It applies the web ACL's rate rules, routes by the
- * resource tree, throttles by the stage's method settings and the functions' reserved concurrency, answers MOCK
- * integrations and every error it makes itself (gateway responses) by rendering the template's own
- * mapping templates, and hands AWS_PROXY integrations a REST proxy event for the function.
+ * resource tree, throttles by the stage's method settings and the functions' reserved
+ * concurrency, answers MOCK integrations and every error it makes itself (gateway responses) by
+ * rendering the template's own mapping templates, and hands AWS_PROXY integrations a REST proxy
+ * event for the function.
  *
  * `route` decides from the request line and headers alone, so that whatever the gateway answers by
  * itself is answered before a byte of the body is read; `answer` completes the request.
