@@ -2,8 +2,8 @@
  * A stage's REST API as its CloudFormation template describes it, read into plain data the local
  * gateway serves: the resource tree and its methods (MOCK or Lambda proxy), the gateway responses,
  * the stage's throttling, the rules of a WAF web ACL on the stage (the statements local mode can
- * evaluate; any other is refused at load), and the functions the integrations invoke. Nothing here knows the Pet
- * Store's routes: whatever the CDK app synthesizes is what local mode serves.
+ * evaluate; any other is refused at load), and the functions the integrations invoke. Nothing here
+ * knows the Pet Store's routes: whatever the CDK app synthesizes is what local mode serves.
  */
 
 export interface CfnTemplate {
