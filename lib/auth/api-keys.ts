@@ -5,7 +5,8 @@
 import { hash, randomBytes } from 'node:crypto';
 
 export const API_KEY_PREFIX = 'psk_';
-const API_KEY_PATTERN = /^psk_[A-Za-z0-9_-]{32}$/;
+/** A key's whole format: the service's shape check, and the web ACL's (infra/cdk/constructs/web-acl.ts). */
+export const API_KEY_PATTERN = /^psk_[A-Za-z0-9_-]{32}$/;
 
 export interface ApiKeyRecord {
   /** SHA-256 of the key, lowercase hex: the table's partition key. */

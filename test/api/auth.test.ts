@@ -84,6 +84,11 @@ const refused: ReadonlyArray<[string, () => string | null]> = [
   ['a revoked key', () => `Bearer ${revokedKey}`],
   ['an expired key', () => `Bearer ${expiredKey}`],
   ['an expired key with a lowercase scheme', () => `bearer ${expiredKey}`],
+  // Only spaces separate the scheme from the key, and nothing but the key follows it.
+  ['a tab between the scheme and the key', () => `Bearer\t${api.apiKey}`],
+  ['a no-break space between the scheme and the key', () => `Bearer\u00a0${api.apiKey}`],
+  ['a no-break space before the scheme', () => `\u00a0Bearer ${api.apiKey}`],
+  ['a no-break space after the key', () => `Bearer ${api.apiKey}\u00a0`],
 ];
 
 describe.each(OPERATIONS)('%s refuses with 401 unauthorized and a Bearer challenge', (operation) => {
@@ -164,11 +169,12 @@ describe('never succeeds without a usable key', () => {
 
 describe('accepted credentials', () => {
   it.each([
-    ['Bearer', (key: string) => `Bearer ${key}`],
-    ['bearer', (key: string) => `bearer ${key}`],
-    ['BEARER', (key: string) => `BEARER ${key}`],
-    ['bEaReR', (key: string) => `bEaReR ${key}`],
-  ])('the scheme word %s works on every operation', async (_, authorization) => {
+    ['Bearer <key>', (key: string) => `Bearer ${key}`],
+    ['bearer <key>', (key: string) => `bearer ${key}`],
+    ['BEARER <key>', (key: string) => `BEARER ${key}`],
+    ['bEaReR <key>', (key: string) => `bEaReR ${key}`],
+    ['Bearer, three spaces, <key>', (key: string) => `Bearer   ${key}`],
+  ])('%s works on every operation', async (_, authorization) => {
     const list = await call('listPets', authorization(api.apiKey));
     expect(Array.isArray(await expectJson(list, 200))).toBe(true);
     const created = await call('createPet', authorization(api.apiKey));

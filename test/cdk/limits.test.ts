@@ -1,12 +1,19 @@
 /**
- * The limits of each stage on its template: the WAF web ACL with per-client rate rules and its
- * Error-shaped 429 (production by default), reserved concurrency on every function, what a client
+ * The limits of each stage on its template: the WAF web ACL (production by default) with its keyless
+ * 401 and per-client rate rules, each answering in the Error shape, reserved concurrency on every function, what a client
  * gets when a function is throttled, and the docs routes' own method throttle.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
 import { GATEWAY_RESPONSES } from '../../infra/cdk/constructs/gateway-responses.ts';
-import { RATE_LIMITED_BODY_KEY, WEB_ACL_WINDOW_SECONDS } from '../../infra/cdk/constructs/web-acl.ts';
+import {
+  bearerKeyPattern,
+  RATE_LIMITED_BODY_KEY,
+  resourcePathPattern,
+  UNAUTHORIZED_BODY_KEY,
+  WEB_ACL_WINDOW_SECONDS,
+} from '../../infra/cdk/constructs/web-acl.ts';
+import { routes } from '#lib/routes.ts';
 import { readStageSettings, STAGE_NAMES } from '../../infra/cdk/stages.ts';
 import { logicalId, resourcesOf, synth } from './synth.ts';
 
@@ -29,35 +36,135 @@ describe('the web ACL', () => {
     app.templates.staging.resourceCountIs('AWS::WAFv2::WebACLAssociation', 0);
   });
 
-  it('limits each source IP and each Authorization value over a one-minute window, and allows the rest', () => {
+  type Rule = {
+    Name: string;
+    Priority: number;
+    Statement: Record<string, Record<string, unknown>>;
+    Action: { Block: { CustomResponse: { ResponseCode: number; CustomResponseBodyKey: string; ResponseHeaders: unknown[] } } };
+    VisibilityConfig: { MetricName: string; SampledRequestsEnabled: boolean };
+  };
+  const aclProps = () => {
     const [acl] = Object.values(resourcesOf(production, 'AWS::WAFv2::WebACL'));
-    const props = acl?.Properties as Record<string, unknown>;
+    return acl?.Properties as Record<string, unknown> & {
+      Rules: Rule[];
+      CustomResponseBodies: Record<string, { ContentType: string; Content: string }>;
+    };
+  };
+  const rule = (name: string): Rule => {
+    const found = aclProps().Rules.find((r) => r.Name === name);
+    if (!found) throw new Error(`no rule ${name}`);
+    return found;
+  };
+
+  it('evaluates the keyless 401 first, then per source IP, per API key and docs per source IP, each with its own metric', () => {
+    const props = aclProps();
     expect(props).toMatchObject({ Name: 'PetStore-production', Scope: 'REGIONAL', DefaultAction: { Allow: {} } });
     expect(JSON.stringify(props)).not.toMatch(/Token/);
-    const rules = props.Rules as { Name: string; Statement: { RateBasedStatement: Record<string, unknown> } }[];
-    expect(rules.map((r) => r.Statement.RateBasedStatement)).toEqual([
-      { AggregateKeyType: 'IP', Limit: settings.webAclPerIpPerMinute, EvaluationWindowSec: 60 },
-      {
-        AggregateKeyType: 'CUSTOM_KEYS',
-        CustomKeys: [{ Header: { Name: 'authorization', TextTransformations: [{ Priority: 0, Type: 'NONE' }] } }],
-        Limit: settings.webAclPerKeyPerMinute,
-        EvaluationWindowSec: 60,
-      },
+    expect(props.Rules.map((r) => [r.Priority, r.Name, r.VisibilityConfig.MetricName])).toEqual([
+      [0, 'keyless', 'PetStore-production-keyless'],
+      [1, 'per-source-ip', 'PetStore-production-per-source-ip'],
+      [2, 'per-api-key', 'PetStore-production-per-api-key'],
+      [3, 'docs-per-source-ip', 'PetStore-production-docs-per-source-ip'],
     ]);
+    expect(app.stacks.production.api.webAcl?.ruleMetricNames).toEqual(props.Rules.map((r) => r.VisibilityConfig.MetricName));
     // Metrics, but no sampled requests: a sample would keep the Authorization header.
     expect(JSON.stringify(props)).not.toContain('"SampledRequestsEnabled":true');
   });
 
-  it('blocks with a 429 in the Error shape, JSON, with Retry-After of one window', () => {
-    const [acl] = Object.values(resourcesOf(production, 'AWS::WAFv2::WebACL'));
-    const props = acl?.Properties as Record<string, Record<string, { ContentType: string; Content: string }>> & {
-      Rules: { Action: unknown }[];
-    };
-    const body = props.CustomResponseBodies?.[RATE_LIMITED_BODY_KEY];
+  it('limits each source IP over a one-minute window, and each API key however its Authorization value is spelt', () => {
+    expect(rule('per-source-ip').Statement.RateBasedStatement).toEqual({
+      AggregateKeyType: 'IP',
+      Limit: settings.webAclPerIpPerMinute,
+      EvaluationWindowSec: 60,
+    });
+    expect(rule('per-api-key').Statement.RateBasedStatement).toEqual({
+      AggregateKeyType: 'CUSTOM_KEYS',
+      CustomKeys: [
+        {
+          Header: {
+            Name: 'authorization',
+            TextTransformations: [
+              { Priority: 0, Type: 'COMPRESS_WHITE_SPACE' },
+              { Priority: 1, Type: 'LOWERCASE' },
+            ],
+          },
+        },
+      ],
+      Limit: settings.webAclPerKeyPerMinute,
+      EvaluationWindowSec: 60,
+    });
+  });
+
+  it('limits each source IP on the docs routes alone, under both base paths', () => {
+    const docs = rule('docs-per-source-ip').Statement.RateBasedStatement as Record<string, unknown>;
+    expect(docs).toMatchObject({ AggregateKeyType: 'IP', EvaluationWindowSec: 60, Limit: expect.any(Number) });
+    const patterns = JSON.stringify(docs.ScopeDownStatement).match(/"RegexString":"[^"]*"/g);
+    expect(patterns).toEqual([
+      '"RegexString":"^/+v1/+(?:docs|docs/+[^/]+)/*$"',
+      '"RegexString":"\\\\.execute-api\\\\."',
+      '"RegexString":"^/+production/+v1/+(?:docs|docs/+[^/]+)/*$"',
+    ]);
+  });
+
+  it('answers a pet operation without a well-formed bearer key with the 401 Error body, by the route table and the key format', () => {
+    const keyless = rule('keyless');
+    const text = JSON.stringify(keyless.Statement);
+    expect(keyless.Statement.AndStatement?.Statements).toEqual(
+      expect.arrayContaining([
+        {
+          NotStatement: {
+            Statement: {
+              RegexMatchStatement: {
+                FieldToMatch: { SingleHeader: { Name: 'authorization' } },
+                RegexString: bearerKeyPattern(),
+                TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+              },
+            },
+          },
+        },
+      ]),
+    );
+    expect(bearerKeyPattern()).toBe('^[Bb][Ee][Aa][Rr][Ee][Rr] +psk_[A-Za-z0-9_-]{32}$');
+    // Every method of the route table, each with its resources under both base paths.
+    for (const method of new Set(routes.map((r) => r.method))) {
+      const resources = routes.filter((r) => r.method === method).map((r) => r.resource);
+      expect(text).toContain(
+        JSON.stringify({ FieldToMatch: { Method: {} }, PositionalConstraint: 'EXACTLY', SearchString: method }).slice(1, -1),
+      );
+      expect(text).toContain(JSON.stringify(resourcePathPattern(resources)));
+      expect(text).toContain(JSON.stringify(resourcePathPattern(resources, '/production')));
+    }
+    expect(keyless.Action.Block.CustomResponse).toEqual({
+      ResponseCode: 401,
+      CustomResponseBodyKey: UNAUTHORIZED_BODY_KEY,
+      ResponseHeaders: expect.arrayContaining([
+        { Name: 'WWW-Authenticate', Value: 'Bearer realm="petstore"' },
+        { Name: 'Cache-Control', Value: 'no-store' },
+        { Name: 'X-Content-Type-Options', Value: 'nosniff' },
+      ]),
+    });
+    const body = aclProps().CustomResponseBodies[UNAUTHORIZED_BODY_KEY];
+    expect(body?.ContentType).toBe('APPLICATION_JSON');
+    expect(JSON.parse(body?.Content ?? '')).toEqual({
+      code: 'unauthorized',
+      message: expect.stringContaining('Authorization: Bearer <API_KEY>'),
+      status: 401,
+    });
+  });
+
+  it('matches resource paths as the gateway routes them: repeated and trailing slashes, one part per parameter', () => {
+    const pets = new RegExp(resourcePathPattern(['/pets', '/pets/{petId}']));
+    for (const path of ['/v1/pets', '/v1/pets/', '//v1//pets', '/v1/pets/42', '/v1/pets/42/']) expect(path).toMatch(pets);
+    for (const path of ['/v1/pets/42/toys', '/v1/petsx', '/v2/pets', '/v1', '/staging/v1/pets']) expect(path).not.toMatch(pets);
+    expect('/staging/v1/pets/7').toMatch(new RegExp(resourcePathPattern(['/pets/{petId}'], '/staging')));
+  });
+
+  it('blocks over a rate rule with a 429 in the Error shape, JSON, with Retry-After of one window', () => {
+    const body = aclProps().CustomResponseBodies[RATE_LIMITED_BODY_KEY];
     expect(body?.ContentType).toBe('APPLICATION_JSON');
     expect(JSON.parse(body?.Content ?? '')).toEqual({ code: 'too_many_requests', message: expect.any(String), status: 429 });
-    for (const rule of props.Rules) {
-      expect(rule.Action).toEqual({
+    for (const rate of aclProps().Rules.filter((r) => 'RateBasedStatement' in r.Statement)) {
+      expect(rate.Action).toEqual({
         Block: {
           CustomResponse: {
             ResponseCode: 429,
@@ -86,11 +193,11 @@ describe('the web ACL', () => {
 
   it('follows the stage settings: on in staging when asked, with its limits', () => {
     const [acl] = Object.values(resourcesOf(staged.templates.staging, 'AWS::WAFv2::WebACL'));
-    const rules = (acl?.Properties?.Rules ?? []) as { Statement: { RateBasedStatement: { Limit: number } } }[];
-    expect(rules.map((r) => r.Statement.RateBasedStatement.Limit)).toEqual([
-      readStageSettings('staging', () => undefined).webAclPerIpPerMinute,
-      20,
-    ]);
+    const rules = (acl?.Properties?.Rules ?? []) as { Name: string; Statement: { RateBasedStatement?: { Limit: number } } }[];
+    const limit = (name: string) => rules.find((r) => r.Name === name)?.Statement.RateBasedStatement?.Limit;
+    expect(limit('per-source-ip')).toBe(readStageSettings('staging', () => undefined).webAclPerIpPerMinute);
+    expect(limit('per-api-key')).toBe(20);
+    expect(JSON.stringify(acl?.Properties)).toContain('"RegexString":"^/+staging/+v1/+(?:pets|pets/+[^/]+)/*$"');
     staged.templates.staging.resourceCountIs('AWS::WAFv2::WebACLAssociation', 1);
   });
 });

@@ -1,11 +1,12 @@
 /**
  * The template-driven gateway of local mode (infra/local/gateway/), on the staging template the
  * CDK app synthesizes: routing by the resource tree, MOCK integrations and gateway responses
- * rendered by Velocity, method throttling, a web ACL's rate rules, reserved concurrency, and what it
+ * rendered by Velocity, method throttling, a web ACL's rules, reserved concurrency, and what it
  * makes of a function's failure.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
+import { type IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,10 +15,19 @@ import { promisify } from 'node:util';
 import { cachedStageTemplate, REPO_ROOT, synthesizeStageTemplate } from '../../infra/local/cloud-assembly.ts';
 import { type FunctionInvoker, LocalRestApi, preferredCoding, type RequestHead } from '../../infra/local/gateway/rest-api.ts';
 import { matchPath, methodFor } from '../../infra/local/gateway/router.ts';
-import { readRestApi, type RestApiDefinition } from '../../infra/local/gateway/template.ts';
+import {
+  type CfnTemplate,
+  readRestApi,
+  type RestApiDefinition,
+  type TextTransformation,
+  type WafStatement,
+} from '../../infra/local/gateway/template.ts';
 import { MethodThrottle } from '../../infra/local/gateway/throttle.ts';
-import { WebAclRateRules } from '../../infra/local/gateway/web-acl.ts';
+import { LocalWebAcl, matches } from '../../infra/local/gateway/web-acl.ts';
 import { renderTemplate } from '../../infra/local/gateway/velocity.ts';
+import { EDGE_UNAUTHORIZED_MESSAGE, WEB_ACL_RULES } from '../../infra/cdk/constructs/web-acl.ts';
+import { startLocalApi } from '../../infra/local/api-server.ts';
+import { generateApiKey } from '#lib/auth/api-keys.ts';
 import { GATEWAY_MAX_BODY_BYTES } from '#lib/http/gateway-errors.ts';
 import { openApiMappingTemplate } from '#lib/openapi/serve.ts';
 
@@ -228,75 +238,296 @@ describe('throttling from MethodSettings', () => {
   });
 });
 
-describe("a web ACL's rate rules, from the template", () => {
+describe("a web ACL's rules, from the template", () => {
   let withAcl: RestApiDefinition;
+  let template: CfnTemplate;
   beforeAll(async () => {
-    withAcl = readRestApi(
-      await synthesizeStageTemplate('staging', {
-        'staging.webAcl': 'true',
-        'staging.webAclPerKeyPerMinute': '10',
-        'staging.webAclPerIpPerMinute': '15',
+    template = await synthesizeStageTemplate('staging', {
+      'staging.webAcl': 'true',
+      'staging.webAclPerKeyPerMinute': '10',
+      'staging.webAclPerIpPerMinute': '15',
+    });
+    withAcl = readRestApi(template);
+  });
+
+  const key = generateApiKey();
+  const rules = () => withAcl.webAcl?.rules ?? [];
+  const rateOf = (name: string) => {
+    const rule = rules().find((r) => r.name === name);
+    if (!rule || !('rate' in rule)) throw new Error(`no rate rule ${name}`);
+    return rule.rate;
+  };
+  /** The template's web ACL with rate rules' limits changed: its statements stay the template's. */
+  const withLimits = (limits: Readonly<Record<string, number>>): RestApiDefinition => ({
+    ...withAcl,
+    webAcl: {
+      rules: rules().map((r) => {
+        const limit = limits[r.name];
+        return limit !== undefined && 'rate' in r ? { ...r, rate: { ...r.rate, limit } } : r;
       }),
+    },
+  });
+  const counting = () => {
+    const invoked: string[] = [];
+    const invoke: FunctionInvoker = (fn, event, requestId) => {
+      invoked.push(`${event.httpMethod} ${event.path}`);
+      return echo(fn, event, requestId);
+    };
+    return { invoked, invoke };
+  };
+
+  it('reads the rules in priority order: the keyless 401, per source IP, per API key (normalised), docs per source IP', () => {
+    expect(rules().map((r) => r.name)).toEqual([...WEB_ACL_RULES]);
+    expect(rules()[0]).toMatchObject({ match: expect.any(Object) });
+    expect(rateOf('per-source-ip')).toEqual({ limit: 15, windowSeconds: 60, key: { ip: true } });
+    expect(rateOf('per-api-key')).toEqual({
+      limit: 10,
+      windowSeconds: 60,
+      key: { header: 'authorization', transformations: ['COMPRESS_WHITE_SPACE', 'LOWERCASE'] },
+    });
+    expect(rateOf('docs-per-source-ip')).toMatchObject({ windowSeconds: 60, key: { ip: true }, scopeDown: expect.any(Object) });
+  });
+
+  describe('the keyless rule', () => {
+    const api = () => {
+      const { invoked, invoke } = counting();
+      return { invoked, api: new LocalRestApi(withAcl, invoke, { throttling: true, maxBodyBytes: GATEWAY_MAX_BODY_BYTES }) };
+    };
+
+    it.each([
+      ['GET', '/v1/pets', {}],
+      ['POST', '/v1/pets', {}],
+      ['GET', '/v1/pets/42', {}],
+      ['GET', '/v1/pets/', {}],
+      ['GET', '/v1//pets//42/', {}],
+      ['GET', '/v1/pets', { Authorization: '' }],
+      ['GET', '/v1/pets', { Authorization: 'Bearer' }],
+      ['GET', '/v1/pets', { Authorization: 'Bearer not-a-key' }],
+      ['GET', '/v1/pets', { Authorization: `Token ${key}` }],
+      ['GET', '/v1/pets', { Authorization: key }],
+      ['GET', '/v1/pets', { Authorization: `Bearer\t${key}` }],
+      ['GET', '/v1/pets', { Authorization: `\u00a0Bearer ${key}` }],
+      ['GET', '/v1/pets', { Authorization: `Bearer ${key}\u00a0` }],
+      ['GET', '/v1/pets', { Authorization: `Bearer ${key} extra` }],
+      ['GET', '/v1/pets', { Authorization: `Bearer ${key.slice(0, -1)}` }],
+      ['GET', '/staging/v1/pets/7', { Host: 'abc123.execute-api.eu-west-1.amazonaws.com' }],
+    ])('answers %s %s %j with the 401 Error body at the edge, no function run', async (method, path, headers) => {
+      const { api: gateway, invoked } = api();
+      const res = await call(gateway, method, path, headers);
+      expect(res.statusCode).toBe(401);
+      expect(res.headers).toEqual({
+        'Content-Type': 'application/json',
+        'WWW-Authenticate': 'Bearer realm="petstore"',
+        'Cache-Control': 'no-store',
+        'X-Content-Type-Options': 'nosniff',
+      });
+      expect(res.json).toEqual({ code: 'unauthorized', message: EDGE_UNAUTHORIZED_MESSAGE, status: 401 });
+      expect(invoked).toEqual([]);
+    });
+
+    it.each([
+      ['GET', '/v1/nothing', 404],
+      ['GET', '/v1/pets/42/toys', 404],
+      ['GET', '/v1', 404],
+      ['GET', '/staging/v1/pets', 404],
+      ['DELETE', '/v1/pets', 405],
+      ['POST', '/v1/pets/42', 405],
+      ['HEAD', '/v1/pets', 405],
+      ['OPTIONS', '/v1/pets', 405],
+      ['GET', '/v1/openapi.json', 200],
+      ['GET', '/v1/docs', 200],
+      ['GET', '/v1/docs/swagger-ui.css', 200],
+    ])('leaves keyless %s %s to the gateway (%i)', async (method, path, status) => {
+      expect((await call(api().api, method, path)).statusCode).toBe(status);
+    });
+
+    it.each([`Bearer ${key}`, `bearer ${key}`, `BEARER ${key}`, `Bearer   ${key}`])(
+      'lets the well-formed key %j through to the function',
+      async (authorization) => {
+        const { api: gateway, invoked } = api();
+        expect((await call(gateway, 'GET', '/v1/pets/7', { Authorization: authorization })).statusCode).toBe(200);
+        expect(invoked).toEqual(['GET /v1/pets/7']);
+      },
     );
   });
 
-  it('reads both rules in priority order: per source IP, then per Authorization value, with their Block response', () => {
-    expect(withAcl.webAcl?.rules.map(({ name, limit, windowSeconds, key }) => ({ name, limit, windowSeconds, key }))).toEqual([
-      { name: 'per-source-ip', limit: 15, windowSeconds: 60, key: { ip: true } },
-      { name: 'per-api-key', limit: 10, windowSeconds: 60, key: { header: 'authorization' } },
-    ]);
-  });
-
-  it('blocks a key over its limit with the 429 Error body and Retry-After, while other keys and the keyless pass', async () => {
+  it('counts every accepted spelling of one key as that key: once one is blocked, all are', async () => {
     const api = new LocalRestApi(withAcl, echo, { throttling: true, maxBodyBytes: GATEWAY_MAX_BODY_BYTES });
-    const asKey = (key: string) => call(api, 'GET', '/v1/pets', { Authorization: `Bearer ${key}` });
-    for (let i = 0; i < 10; i++) expect((await asKey('one')).statusCode).toBe(200);
-    const blocked = await asKey('one');
-    expect(blocked.statusCode).toBe(429);
-    expect(blocked.headers).toEqual({
-      'Content-Type': 'application/json',
-      'Retry-After': '60',
-      'Cache-Control': 'no-store',
-      'X-Content-Type-Options': 'nosniff',
-    });
-    expect(blocked.json).toEqual({ code: 'too_many_requests', message: expect.stringMatching(/Retry-After/), status: 429 });
-    expect((await asKey('two')).statusCode).toBe(200);
-    expect((await call(api, 'GET', '/v1/docs')).statusCode).toBe(200);
+    const spellings = [`Bearer ${key}`, `bearer ${key}`, `BEARER ${key}`, `Bearer  ${key}`, `bEaReR     ${key}`];
+    const limit = rateOf('per-api-key').limit;
+    for (let i = 0; i < limit; i++) {
+      expect((await call(api, 'GET', '/v1/pets', { Authorization: spellings[i % spellings.length] as string })).statusCode).toBe(200);
+    }
+    for (const authorization of spellings) {
+      const blocked = await call(api, 'GET', '/v1/pets', { Authorization: authorization });
+      expect(blocked.statusCode, authorization).toBe(429);
+      expect(blocked.headers).toEqual({
+        'Content-Type': 'application/json',
+        'Retry-After': '60',
+        'Cache-Control': 'no-store',
+        'X-Content-Type-Options': 'nosniff',
+      });
+      expect(blocked.json).toEqual({ code: 'too_many_requests', message: expect.stringMatching(/Retry-After/), status: 429 });
+    }
+    // Another key has its own budget (from another address: this one has now made its 15).
+    const other = { ...head('GET', '/v1/pets', { Authorization: `Bearer ${generateApiKey()}` }), sourceIp: '10.0.0.9' };
+    expect((await api.answer(api.route(other), other, Buffer.alloc(0))).statusCode).toBe(200);
   });
 
-  it('blocks a source IP over its limit whatever it sends, keyless or with a fresh made-up key each time', async () => {
+  it('blocks a source IP over its limit whatever it sends, keyed or not, on any path', async () => {
     const api = new LocalRestApi(withAcl, echo, { throttling: true, maxBodyBytes: GATEWAY_MAX_BODY_BYTES });
     const statuses = [];
-    for (let i = 0; i < 16; i++)
-      statuses.push((await call(api, 'GET', '/v1/pets', i % 2 ? { Authorization: `Bearer k${i}` } : {})).statusCode);
-    expect(statuses.slice(0, 15).every((status) => status === 200)).toBe(true);
-    expect(statuses[15]).toBe(429);
+    for (let i = 0; i < 15; i++) {
+      statuses.push((await call(api, 'GET', '/v1/pets', i % 2 ? { Authorization: `Bearer ${generateApiKey()}` } : {})).statusCode);
+    }
+    // The keyless ones were answered at the edge, before the per-address rule counted them.
+    expect(statuses.filter((status) => status === 401)).toHaveLength(8);
+    for (let i = 0; i < 8; i++) expect((await call(api, 'GET', '/v1/openapi.json')).statusCode).toBe(200);
     // Unknown paths count too: the web ACL answers before the gateway routes.
     expect((await call(api, 'GET', '/nowhere')).json).toMatchObject({ code: 'too_many_requests' });
   });
 
+  it('limits one address on the docs routes alone, whose bucket every client shares; others still get them', async () => {
+    const api = new LocalRestApi(withLimits({ 'docs-per-source-ip': 3 }), echo, { throttling: true, maxBodyBytes: GATEWAY_MAX_BODY_BYTES });
+    const from = (sourceIp: string, path: string) => {
+      const request = { ...head('GET', path), sourceIp };
+      return api.answer(api.route(request), request, Buffer.alloc(0));
+    };
+    for (const path of ['/v1/docs', '/v1/docs/a.css', '/v1/docs/']) expect((await from('10.0.0.1', path)).statusCode).toBe(200);
+    expect((await from('10.0.0.1', '/v1/docs/b.js')).statusCode).toBe(429);
+    expect((await from('10.0.0.2', '/v1/docs')).statusCode).toBe(200);
+    // Not the other routes: the OpenAPI document is not counted by the docs rule.
+    expect((await from('10.0.0.1', '/v1/openapi.json')).statusCode).toBe(200);
+  });
+
   it('counts over a sliding window: a blocked client passes again once its recent rate falls below the limit', () => {
     let now = 0;
-    const rules = new WebAclRateRules(
-      { rules: [{ name: 'ip', limit: 3, windowSeconds: 60, key: { ip: true }, response: { status: 429, headers: {}, body: '' } }] },
+    const acl = new LocalWebAcl(
+      {
+        rules: [{ name: 'ip', rate: { limit: 3, windowSeconds: 60, key: { ip: true } }, response: { status: 429, headers: {}, body: '' } }],
+      },
       () => now,
     );
-    const request = { sourceIp: '10.0.0.1', header: () => undefined };
-    expect([1, 2, 3, 4].map(() => rules.check(request) === undefined)).toEqual([true, true, true, false]);
+    const request = (sourceIp: string) => ({ sourceIp, method: 'GET', uriPath: '/', header: () => undefined });
+    expect([1, 2, 3, 4].map(() => acl.check(request('10.0.0.1')) === undefined)).toEqual([true, true, true, false]);
     // Half a window later the previous window still weighs half: 4 × 0.5 + 1 = 3, not over 3.
     now = 90_000;
-    expect(rules.check(request)).toBeUndefined();
-    expect(rules.check(request)?.status).toBe(429);
-    expect(rules.check({ sourceIp: '10.0.0.2', header: () => undefined })).toBeUndefined();
+    expect(acl.check(request('10.0.0.1'))).toBeUndefined();
+    expect(acl.check(request('10.0.0.1'))?.status).toBe(429);
+    expect(acl.check(request('10.0.0.2'))).toBeUndefined();
     now = 240_000;
-    expect(rules.check(request)).toBeUndefined();
+    expect(acl.check(request('10.0.0.1'))).toBeUndefined();
+  });
+
+  it("applies WAF's text transformations as documented: LOWERCASE (A-Z), COMPRESS_WHITE_SPACE (\\f \\t \\n \\r \\v, no-break space)", () => {
+    const header = (transformations: TextTransformation[], search: string): WafStatement => ({
+      byteMatch: { field: { header: 'x' }, transformations, constraint: 'EXACTLY', search },
+    });
+    const request = (value: string) => ({
+      sourceIp: '',
+      method: 'GET',
+      uriPath: '/',
+      header: (name: string) => (name === 'x' ? value : undefined),
+    });
+    expect(matches(header(['LOWERCASE'], 'abc-é'), request('AbC-é'))).toBe(true);
+    expect(matches(header(['LOWERCASE'], 'abc-é'), request('ABC-É'))).toBe(false);
+    expect(matches(header(['COMPRESS_WHITE_SPACE'], 'a b c d'), request('a\f\t b\n\r\vc\u00a0\u00a0d'))).toBe(true);
+    expect(matches(header(['COMPRESS_WHITE_SPACE'], 'a b'), request('a\u3000b'))).toBe(false);
+    expect(matches(header(['COMPRESS_WHITE_SPACE', 'LOWERCASE'], 'bearer k'), request('BEARER\t\u00a0 K'))).toBe(true);
+    // A missing header matches nothing, so NOT of it does.
+    expect(matches({ not: header(['NONE'], '') }, { ...request(''), header: () => undefined })).toBe(true);
+  });
+
+  it.each([
+    ['a statement it does not evaluate', { GeoMatchStatement: { CountryCodes: ['NL'] } }, /does not evaluate GeoMatchStatement/],
+    [
+      'a transformation it does not apply',
+      {
+        ByteMatchStatement: {
+          FieldToMatch: { UriPath: {} },
+          PositionalConstraint: 'EXACTLY',
+          SearchString: '/',
+          TextTransformations: [{ Priority: 0, Type: 'URL_DECODE' }],
+        },
+      },
+      /does not apply the text transformation URL_DECODE/,
+    ],
+    [
+      'a field it does not inspect',
+      {
+        RegexMatchStatement: { FieldToMatch: { QueryString: {} }, RegexString: 'x', TextTransformations: [{ Priority: 0, Type: 'NONE' }] },
+      },
+      /inspects UriPath, Method or a SingleHeader only, not QueryString/,
+    ],
+  ])('refuses at load a template with %s, naming the rule', (_, statement, message) => {
+    const changed = structuredClone(template) as {
+      Resources: Record<string, { Type: string; Properties?: { Rules?: { Statement: unknown }[] } }>;
+    };
+    const acl = Object.values(changed.Resources).find((r) => r.Type === 'AWS::WAFv2::WebACL');
+    const [first] = acl?.Properties?.Rules ?? [];
+    if (first) first.Statement = statement;
+    expect(() => readRestApi(changed as CfnTemplate)).toThrow(new RegExp(`rule keyless: .*${message.source}`));
   });
 
   it('is off with the other limits (throttling: false), as load tests run', async () => {
     const api = new LocalRestApi(withAcl, echo, { throttling: false, maxBodyBytes: GATEWAY_MAX_BODY_BYTES });
-    for (let i = 0; i < 20; i++) expect((await call(api, 'GET', '/v1/pets', { Authorization: 'Bearer one' })).statusCode).toBe(200);
+    for (let i = 0; i < 20; i++) expect((await call(api, 'GET', '/v1/pets', { Authorization: `Bearer ${key}` })).statusCode).toBe(200);
+    expect((await call(api, 'GET', '/v1/pets')).statusCode).toBe(200);
+  });
+
+  it('end to end over HTTP: a keyless flood from one address leaves a keyed client on another with no 429, and costs no function or token', async () => {
+    // One method bucket small enough to see: each keyless request that took a token would show.
+    const burst = 20;
+    const definition = {
+      ...withLimits({ 'per-source-ip': 10_000, 'per-api-key': 10_000 }),
+      throttling: [{ resourcePath: '/*', httpMethod: '*', rateLimit: 1, burstLimit: burst }],
+    };
+    const { invoked, invoke } = counting();
+    const server = await startLocalApi({
+      api: new LocalRestApi(definition, invoke, { throttling: true, maxBodyBytes: GATEWAY_MAX_BODY_BYTES }),
+    });
+    try {
+      const flood = await Promise.all(
+        Array.from({ length: 10 }, async () => {
+          const statuses: number[] = [];
+          for (let i = 0; i < 30; i++) statuses.push((await httpGet(`${server.url}/pets`, '127.0.0.2', {})).status);
+          return statuses;
+        }),
+      );
+      expect(flood.flat()).toEqual(Array(300).fill(401));
+      const keyed: number[] = [];
+      for (let i = 0; i < burst; i++)
+        keyed.push((await httpGet(`${server.url}/pets`, '127.0.0.3', { Authorization: `Bearer ${key}` })).status);
+      expect(keyed).toEqual(Array(burst).fill(200));
+      expect(invoked).toHaveLength(burst);
+      // The bucket held exactly the burst, so the flood took none of it.
+      expect((await httpGet(`${server.url}/pets`, '127.0.0.3', { Authorization: `Bearer ${key}` })).status).toBe(429);
+      const edge = await httpGet(`${server.url}/pets`, '127.0.0.2', {});
+      expect(edge.headers['www-authenticate']).toBe('Bearer realm="petstore"');
+      expect(JSON.parse(edge.body)).toEqual({ code: 'unauthorized', message: EDGE_UNAUTHORIZED_MESSAGE, status: 401 });
+    } finally {
+      await server.close();
+    }
   });
 });
+
+/** A GET over a fresh connection from `localAddress` (the local API takes the socket's address as the source IP). */
+function httpGet(
+  url: string,
+  localAddress: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { localAddress, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 describe('reserved concurrency, from the template', () => {
   it('answers an invocation over the reservation with INTEGRATION_FAILURE (503, Retry-After) without running it', async () => {

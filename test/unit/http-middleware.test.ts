@@ -124,6 +124,50 @@ describe('bearerToken', () => {
       expect(error.message).toContain('Authorization: Bearer <API_KEY>');
     },
   );
+
+  describe('the spellings of one key: the scheme in any case, then spaces only', () => {
+    const key = 'psk_0123456789abcdefghijklmnopqrstuv';
+    it.each([
+      ['Bearer K', `Bearer ${key}`],
+      ['bearer K', `bearer ${key}`],
+      ['BEARER K', `BEARER ${key}`],
+      ['Bearer  K (a run of spaces)', `Bearer  ${key}`],
+      ['Bearer K with the optional whitespace HTTP strips around a value', ` \tBearer ${key}\t `],
+    ])('accepts %s', (_, value) => {
+      expect(bearerToken(withAuth(value))).toBe(key);
+    });
+
+    it.each([
+      [
+        'Bearer\tK (a tab between scheme and key)',
+        `Bearer\t${key}`,
+        /^Malformed Authorization header: separate "Bearer" from the API key with spaces only/,
+      ],
+      [
+        'Bearer, a no-break space, K',
+        `Bearer\u00a0${key}`,
+        /^Malformed Authorization header: separate "Bearer" from the API key with spaces only/,
+      ],
+      [
+        'Bearer, a tab and a space, K',
+        `Bearer\t ${key}`,
+        /^Malformed Authorization header: separate "Bearer" from the API key with spaces only/,
+      ],
+      ['a leading no-break space', `\u00a0Bearer ${key}`, /^Malformed Authorization header: it starts with whitespace other than a space/],
+      ['a trailing no-break space', `Bearer ${key}\u00a0`, /^Malformed bearer token: it contains whitespace/],
+      ['a trailing ideographic space (U+3000)', `Bearer ${key}\u3000`, /^Malformed bearer token: it contains whitespace/],
+      ['a space and a tab after the scheme, then the key', `Bearer \t${key}`, /^Malformed bearer token: it contains whitespace/],
+      ['the key followed by another word', `Bearer ${key} extra`, /^Malformed bearer token: it contains whitespace/],
+      ['the key alone', key, /^API key without its scheme: send the API key as "Authorization: Bearer <API_KEY>"\.$/],
+    ])('refuses %s with a 401 that says what to change', (_, value, message) => {
+      const error = thrownHttpError(() => bearerToken(withAuth(value)));
+      expect(error.status).toBe(401);
+      expect(error.headers['WWW-Authenticate']).toBe('Bearer realm="petstore"');
+      expect(error.message).toMatch(message);
+      expect(error.message).toContain('"Authorization: Bearer <API_KEY>"');
+    });
+  });
+
   it(`refuses a value longer than ${MAX_AUTHORIZATION_LENGTH} characters before matching it, such as 8 KiB of spaces before a line break`, () => {
     for (const value of [`Bearer${' '.repeat(8 * 1024)}\nx`, `Bearer ${' '.repeat(MAX_AUTHORIZATION_LENGTH)}psk_x`]) {
       const error = thrownHttpError(() => bearerToken(withAuth(value)));

@@ -172,6 +172,7 @@ export class PetStoreApi extends Construct {
         stage: this.api.deploymentStage,
         perKeyPerMinute: settings.webAclPerKeyPerMinute,
         perIpPerMinute: settings.webAclPerIpPerMinute,
+        docsPerIpPerMinute: 30,
       });
     }
 

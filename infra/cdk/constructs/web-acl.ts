@@ -1,17 +1,31 @@
 /**
- * The stage's AWS WAF web ACL: per-client limits in front of API Gateway's stage throttle, which
- * all clients share. Two rate-based rules count requests over the last minute, one per
- * `Authorization` header value (an API key, or whatever a client sends as one; requests without the
- * header are not counted by it) and one per source IP (every request: keyless floods, the docs);
- * a client over either limit gets a 429 in the service's Error shape straight from WAF, before the
- * gateway throttles or any function runs. WAF's custom response takes precedence over the
- * gateway's WAF_FILTERED response, so that one never answers these.
+ * The stage's AWS WAF web ACL, in front of API Gateway: what one client may cost everyone else. In
+ * priority order (the first rule that blocks ends the evaluation):
+ *
+ * 1. `keyless`: a request to a pet operation (a method and resource of the route table) whose
+ *    Authorization is not a well-formed bearer key gets the service's 401 from WAF, before it takes
+ *    a token from the method's bucket or invokes a function. Other paths and methods pass, so the
+ *    gateway still answers 404 and 405 first, and the docs, the OpenAPI document and CORS
+ *    preflights are untouched.
+ * 2. `per-source-ip`: requests per address, whatever they are.
+ * 3. `per-api-key`: requests per key, counted on the Authorization value normalised by the same
+ *    text transformations for every spelling the service accepts (lib/http/bearer-auth.ts): the
+ *    scheme in any case, one or more spaces.
+ * 4. `docs-per-source-ip`: requests per address to the docs routes, whose method throttle is one
+ *    bucket all clients share.
+ *
+ * The rate rules answer 429 in the service's Error shape with `Retry-After`. WAF's custom response
+ * takes precedence over the gateway's WAF_FILTERED response, so that one never answers these.
  */
-import { Stack } from 'aws-cdk-lib';
-import type { Stage } from 'aws-cdk-lib/aws-apigateway';
+import { Stack, Token } from 'aws-cdk-lib';
+import type { CfnStage, Stage } from 'aws-cdk-lib/aws-apigateway';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
+import { API_KEY_PATTERN } from '#lib/auth/api-keys.ts';
+import { BEARER_CHALLENGE, BEARER_SCHEME } from '#lib/http/bearer-auth.ts';
 import { COMMON_RESPONSE_HEADERS } from '#lib/http/response.ts';
+import { REFERENCE_PAGE_PATH } from '#lib/openapi/reference-page.ts';
+import { API_BASE_PATH, routes } from '#lib/routes.ts';
 import { errorBody } from './gateway-responses.ts';
 
 /**
@@ -20,83 +34,204 @@ import { errorBody } from './gateway-responses.ts';
  */
 export const WEB_ACL_WINDOW_SECONDS = 60;
 
-/** Key of the custom response body the rules' Block actions send. */
+/** Keys of the custom response bodies the rules' Block actions send. */
 export const RATE_LIMITED_BODY_KEY = 'too_many_requests';
+export const UNAUTHORIZED_BODY_KEY = 'unauthorized';
 
 export const RATE_LIMITED_MESSAGE = 'Too many requests from this client. Slow down and retry after the Retry-After delay.';
+export const EDGE_UNAUTHORIZED_MESSAGE = `Missing or malformed API key: send it as "Authorization: ${BEARER_SCHEME} <API_KEY>", the scheme and the key separated by spaces only.`;
+
+/** The rules by name, in priority order. */
+export const WEB_ACL_RULES = ['keyless', 'per-source-ip', 'per-api-key', 'docs-per-source-ip'] as const;
 
 export interface WebAclProps {
   readonly stage: Stage;
-  /** Requests per minute one `Authorization` value may make. */
+  /** Requests per minute one API key may make, however its Authorization value is spelt. */
   readonly perKeyPerMinute: number;
   /** Requests per minute one source IP may make. */
   readonly perIpPerMinute: number;
+  /** Requests per minute one source IP may make to the docs routes. */
+  readonly docsPerIpPerMinute: number;
+}
+
+type Statement = CfnWebACL.StatementProperty;
+
+const NO_TRANSFORMATION: CfnWebACL.TextTransformationProperty[] = [{ priority: 0, type: 'NONE' }];
+
+/**
+ * How the per-key rule normalises the Authorization value before counting: runs of spaces become
+ * one (`Bearer  K` is `Bearer K`), then the scheme's case stops mattering (`bearer K`, `BEARER K`).
+ * LOWERCASE folds the key too: two keys that differ only in case would share a budget, which
+ * random 192-bit keys never do by chance, and nobody can aim at a key they do not know.
+ */
+export const API_KEY_TRANSFORMATIONS: CfnWebACL.TextTransformationProperty[] = [
+  { priority: 0, type: 'COMPRESS_WHITE_SPACE' },
+  { priority: 1, type: 'LOWERCASE' },
+];
+
+/**
+ * A well-formed bearer key, as the service parses it: the scheme in any case, one or more spaces,
+ * the key's own format. Spelt without a case-insensitive flag, which WAF's regex dialect may not
+ * take inline: `[Bb][Ee]…`.
+ */
+export function bearerKeyPattern(): string {
+  const key = API_KEY_PATTERN.source.replace(/^\^/, '').replace(/\$$/, '');
+  const scheme = [...BEARER_SCHEME].map((c) => `[${c.toUpperCase()}${c.toLowerCase()}]`).join('');
+  return `^${scheme} +${key}$`;
+}
+
+/**
+ * A request path to one of `resources` (route table paths with `{param}` placeholders) under the
+ * base path, as API Gateway routes it: path parts separated by one or more slashes, a trailing
+ * slash ignored, a `{param}` one non-empty part. `prefix` is the stage's, on the execute-api address.
+ */
+export function resourcePathPattern(resources: readonly string[], prefix = ''): string {
+  const parts = (path: string) => path.split('/').filter((part) => part !== '');
+  const part = (p: string) => (/^\{[^}+]+\}$/.test(p) ? '[^/]+' : p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const pattern = (path: string) => parts(path).map(part).join('/+');
+  const base = parts(prefix + API_BASE_PATH)
+    .map(part)
+    .join('/+');
+  const alternatives = resources.map(pattern);
+  const tail = alternatives.length === 1 ? alternatives[0] : `(?:${alternatives.join('|')})`;
+  return `^/+${base}/+${tail}/*$`;
+}
+
+function allOf(statements: Statement[]): Statement {
+  return statements.length === 1 ? (statements[0] as Statement) : { andStatement: { statements } };
+}
+
+function anyOf(statements: Statement[]): Statement {
+  return statements.length === 1 ? (statements[0] as Statement) : { orStatement: { statements } };
+}
+
+function regex(fieldToMatch: CfnWebACL.FieldToMatchProperty, regexString: string, textTransformations = NO_TRANSFORMATION): Statement {
+  return { regexMatchStatement: { fieldToMatch, regexString, textTransformations } };
+}
+
+// FieldToMatch's members are untyped in the L1 construct: they are written as CloudFormation spells them.
+const URI_PATH: CfnWebACL.FieldToMatchProperty = { uriPath: {} };
+const header = (name: string): CfnWebACL.FieldToMatchProperty => ({ singleHeader: { Name: name } });
+
+/**
+ * A request to one of `resources` under the base path: `/v1/…` on a custom domain (whose root is
+ * the stage), `/<stage>/v1/…` on the execute-api address. The Host tells the two apart, so that
+ * `/<stage>/v1/pets` on the custom domain stays an unknown path.
+ */
+function underBase(resources: readonly string[], stageName: string): Statement {
+  return anyOf([
+    regex(URI_PATH, resourcePathPattern(resources)),
+    allOf([
+      regex(header('host'), '\\.execute-api\\.', [{ priority: 0, type: 'LOWERCASE' }]),
+      regex(URI_PATH, resourcePathPattern(resources, `/${stageName}`)),
+    ]),
+  ]);
+}
+
+/** A request to a pet operation: one of the route table's methods on one of its resources for it. */
+function petOperation(stageName: string): Statement {
+  const methods = [...new Set(routes.map((route) => route.method))];
+  return anyOf(
+    methods.map((method) =>
+      allOf([
+        {
+          byteMatchStatement: {
+            fieldToMatch: { method: {} },
+            positionalConstraint: 'EXACTLY',
+            searchString: method,
+            textTransformations: NO_TRANSFORMATION,
+          },
+        },
+        underBase(
+          routes.filter((route) => route.method === method).map((route) => route.resource),
+          stageName,
+        ),
+      ]),
+    ),
+  );
 }
 
 export class WebAcl extends Construct {
   readonly webAcl: CfnWebACL;
   /** The metric names WAF reports under (the `WebACL` and `Rule` dimensions): what the dashboard watches. */
   readonly metricName: string;
+  /** Each rule's metric name (the `Rule` dimension), in priority order (WEB_ACL_RULES). */
   readonly ruleMetricNames: readonly string[];
 
   constructor(scope: Construct, id: string, props: WebAclProps) {
     super(scope, id);
     // The stack's name (one stack per stage); the metric names start with it.
     const name = Stack.of(this).stackName;
+    // The name as written: `Stage.stageName` is a reference, and a regex needs the text.
+    const stageName = (props.stage.node.defaultChild as CfnStage).stageName;
+    if (!stageName || Token.isUnresolved(stageName)) throw new Error('WebAcl needs a stage whose name is known at synth');
     this.metricName = name;
-    this.ruleMetricNames = [`${name}-per-source-ip`, `${name}-per-api-key`];
+    this.ruleMetricNames = WEB_ACL_RULES.map((rule) => `${name}-${rule}`);
     // Metrics per rule, without sampled requests: a sample would keep the Authorization header.
     const visibility = (metricName: string): CfnWebACL.VisibilityConfigProperty => ({
       cloudWatchMetricsEnabled: true,
       metricName,
       sampledRequestsEnabled: false,
     });
-    const block: CfnWebACL.RuleActionProperty = {
+    const headers = (extra: Record<string, string>) =>
+      Object.entries({ ...COMMON_RESPONSE_HEADERS, ...extra }).map(([headerName, value]) => ({ name: headerName, value }));
+    const rateLimited: CfnWebACL.RuleActionProperty = {
       block: {
         customResponse: {
           responseCode: 429,
           customResponseBodyKey: RATE_LIMITED_BODY_KEY,
           // A client that waits one window finds its count below the limit again.
-          responseHeaders: Object.entries({ ...COMMON_RESPONSE_HEADERS, 'Retry-After': String(WEB_ACL_WINDOW_SECONDS) }).map(
-            ([name, value]) => ({ name, value }),
-          ),
+          responseHeaders: headers({ 'Retry-After': String(WEB_ACL_WINDOW_SECONDS) }),
         },
+      },
+    };
+    const rateBased = (limit: number, key: Partial<CfnWebACL.RateBasedStatementProperty>): Statement => ({
+      rateBasedStatement: { limit, evaluationWindowSec: WEB_ACL_WINDOW_SECONDS, aggregateKeyType: 'IP', ...key },
+    });
+    const statements: Record<(typeof WEB_ACL_RULES)[number], { statement: Statement; action: CfnWebACL.RuleActionProperty }> = {
+      keyless: {
+        statement: allOf([{ notStatement: { statement: regex(header('authorization'), bearerKeyPattern()) } }, petOperation(stageName)]),
+        action: {
+          block: {
+            customResponse: {
+              responseCode: 401,
+              customResponseBodyKey: UNAUTHORIZED_BODY_KEY,
+              responseHeaders: headers({ 'WWW-Authenticate': BEARER_CHALLENGE }),
+            },
+          },
+        },
+      },
+      'per-source-ip': { statement: rateBased(props.perIpPerMinute, {}), action: rateLimited },
+      'per-api-key': {
+        statement: rateBased(props.perKeyPerMinute, {
+          aggregateKeyType: 'CUSTOM_KEYS',
+          customKeys: [{ header: { name: 'authorization', textTransformations: API_KEY_TRANSFORMATIONS } }],
+        }),
+        action: rateLimited,
+      },
+      'docs-per-source-ip': {
+        statement: rateBased(props.docsPerIpPerMinute, {
+          scopeDownStatement: underBase([REFERENCE_PAGE_PATH, `${REFERENCE_PAGE_PATH}/{asset}`], stageName),
+        }),
+        action: rateLimited,
       },
     };
     this.webAcl = new CfnWebACL(this, 'WebAcl', {
       name,
-      description: `Per-client rate limits of ${name}`,
+      description: `Keyless requests and per-client rate limits of ${name}`,
       scope: 'REGIONAL',
       defaultAction: { allow: {} },
       visibilityConfig: visibility(name),
       customResponseBodies: {
+        [UNAUTHORIZED_BODY_KEY]: { contentType: 'APPLICATION_JSON', content: errorBody('unauthorized', EDGE_UNAUTHORIZED_MESSAGE) },
         [RATE_LIMITED_BODY_KEY]: { contentType: 'APPLICATION_JSON', content: errorBody('too_many_requests', RATE_LIMITED_MESSAGE) },
       },
-      rules: [
-        {
-          name: 'per-source-ip',
-          priority: 0,
-          action: block,
-          statement: {
-            rateBasedStatement: { aggregateKeyType: 'IP', limit: props.perIpPerMinute, evaluationWindowSec: WEB_ACL_WINDOW_SECONDS },
-          },
-          visibilityConfig: visibility(`${name}-per-source-ip`),
-        },
-        {
-          name: 'per-api-key',
-          priority: 1,
-          action: block,
-          statement: {
-            rateBasedStatement: {
-              aggregateKeyType: 'CUSTOM_KEYS',
-              customKeys: [{ header: { name: 'authorization', textTransformations: [{ priority: 0, type: 'NONE' }] } }],
-              limit: props.perKeyPerMinute,
-              evaluationWindowSec: WEB_ACL_WINDOW_SECONDS,
-            },
-          },
-          visibilityConfig: visibility(`${name}-per-api-key`),
-        },
-      ],
+      rules: WEB_ACL_RULES.map((rule, priority) => ({
+        name: rule,
+        priority,
+        ...statements[rule],
+        visibilityConfig: visibility(this.ruleMetricNames[priority] as string),
+      })),
     });
     new CfnWebACLAssociation(this, 'Association', { resourceArn: props.stage.stageArn, webAclArn: this.webAcl.attrArn });
   }

@@ -1,6 +1,6 @@
 /**
  * One stage of a REST API, served from its template: what API Gateway does between a client and a
- * function, and a web ACL in front of it. It applies the web ACL's rate rules, routes by the
+ * function, and a web ACL in front of it. It applies the web ACL's rules, routes by the
  * resource tree, throttles by the stage's method settings and the functions' reserved
  * concurrency, answers MOCK integrations and every error it makes itself (gateway responses) by
  * rendering the template's own mapping templates, and hands AWS_PROXY integrations a REST proxy
@@ -25,7 +25,7 @@ import type {
 } from './template.ts';
 import { withReservedConcurrency } from '../lambda/reserved-concurrency.ts';
 import { MethodThrottle } from './throttle.ts';
-import { WebAclRateRules } from './web-acl.ts';
+import { LocalWebAcl } from './web-acl.ts';
 import { type ContextVariables, renderTemplate, valueAt } from './velocity.ts';
 
 /** What the gateway knows of a request before reading its body. */
@@ -53,7 +53,7 @@ export type Routed =
 
 export interface LocalRestApiOptions {
   /**
-   * Apply the stage's limits: the web ACL's rate rules (its Block response), the method throttling
+   * Apply the stage's limits: the web ACL's rules (their Block responses), the method throttling
    * (429 THROTTLED) and the functions' reserved concurrency (INTEGRATION_FAILURE).
    */
   readonly throttling: boolean;
@@ -78,7 +78,7 @@ export class LocalRestApi {
   readonly definition: RestApiDefinition;
   readonly #invoke: FunctionInvoker;
   readonly #throttle: MethodThrottle | undefined;
-  readonly #webAcl: WebAclRateRules | undefined;
+  readonly #webAcl: LocalWebAcl | undefined;
   readonly #maxBodyBytes: number;
 
   constructor(definition: RestApiDefinition, invoke: FunctionInvoker, options: LocalRestApiOptions) {
@@ -86,7 +86,7 @@ export class LocalRestApi {
     this.#invoke = options.throttling ? withReservedConcurrency(invoke) : invoke;
     this.#maxBodyBytes = options.maxBodyBytes;
     this.#throttle = options.throttling ? new MethodThrottle(definition.throttling) : undefined;
-    this.#webAcl = options.throttling && definition.webAcl ? new WebAclRateRules(definition.webAcl) : undefined;
+    this.#webAcl = options.throttling && definition.webAcl ? new LocalWebAcl(definition.webAcl) : undefined;
   }
 
   get stageName(): string {
@@ -95,7 +95,12 @@ export class LocalRestApi {
 
   route(head: RequestHead): Routed {
     // The web ACL sees every request to the stage, before API Gateway does.
-    const blocked = this.#webAcl?.check({ sourceIp: head.sourceIp, header: (name) => headerOf(head.rawHeaders, name) });
+    const blocked = this.#webAcl?.check({
+      sourceIp: head.sourceIp,
+      method: head.method,
+      uriPath: head.path,
+      header: (name) => headerOf(head.rawHeaders, name),
+    });
     if (blocked) return { answer: { statusCode: blocked.status, headers: { ...blocked.headers }, body: blocked.body } };
     const match = matchPath(this.definition.root, head.path);
     const method = match && methodFor(match.resource, head.method);

@@ -1,9 +1,9 @@
 /**
  * A stage's REST API as its CloudFormation template describes it, read into plain data the local
  * gateway serves: the resource tree and its methods (MOCK or Lambda proxy), the gateway responses,
- * the stage's throttling, the rate rules of a WAF web ACL on the stage, and the functions the
- * integrations invoke. Nothing here knows the Pet
- * Store's routes: whatever the CDK app synthesizes is what local mode serves.
+ * the stage's throttling, the rules of a WAF web ACL on the stage (the statements local mode can
+ * evaluate; any other is refused at load), and the functions the integrations invoke. Nothing here
+ * knows the Pet Store's routes: whatever the CDK app synthesizes is what local mode serves.
  */
 
 export interface CfnTemplate {
@@ -80,21 +80,54 @@ export interface LambdaFunctionDefinition {
   readonly reservedConcurrency?: number;
 }
 
-/** A rate-based rule of a web ACL whose action is Block. */
-export interface RateRule {
+/** The text transformations local mode applies, as AWS WAF documents them (web-acl.ts). */
+export const TEXT_TRANSFORMATIONS = ['NONE', 'LOWERCASE', 'COMPRESS_WHITE_SPACE'] as const;
+export type TextTransformation = (typeof TEXT_TRANSFORMATIONS)[number];
+
+/** The part of a request a statement inspects, and the transformations applied to it first, in order. */
+export interface InspectedField {
+  readonly field: { readonly uriPath: true } | { readonly method: true } | { readonly header: string };
+  readonly transformations: readonly TextTransformation[];
+}
+
+/** The web ACL statements local mode evaluates. */
+export type WafStatement =
+  | { readonly and: readonly WafStatement[] }
+  | { readonly or: readonly WafStatement[] }
+  | { readonly not: WafStatement }
+  | {
+      readonly byteMatch: InspectedField & {
+        readonly constraint: 'EXACTLY' | 'STARTS_WITH' | 'ENDS_WITH' | 'CONTAINS';
+        readonly search: string;
+      };
+    }
+  | { readonly regexMatch: InspectedField & { readonly pattern: RegExp } };
+
+/** What a rate-based rule counts requests by: the source IP, or one request header's value, transformed. */
+export type RateKey = { readonly ip: true } | { readonly header: string; readonly transformations: readonly TextTransformation[] };
+
+/** A rule of a web ACL whose action is Block: a rate-based one, or one that blocks what its statement matches. */
+export type WebAclRule = {
   readonly name: string;
-  /** Requests per window one aggregation key may make; over it, the rule blocks. */
-  readonly limit: number;
-  readonly windowSeconds: number;
-  /** What the requests are counted by: the source IP, or one request header's value. */
-  readonly key: { readonly ip: true } | { readonly header: string };
   /** The Block action's response: WAF's default is a 403 with a plain body. */
   readonly response: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: string };
-}
+} & (
+  | {
+      readonly rate: {
+        /** Requests per window one aggregation key may make; over it, the rule blocks. */
+        readonly limit: number;
+        readonly windowSeconds: number;
+        readonly key: RateKey;
+        /** Only the requests it matches are counted. */
+        readonly scopeDown?: WafStatement;
+      };
+    }
+  | { readonly match: WafStatement }
+);
 
 /** A web ACL associated with the stage: its rules in priority order (the default action allows). */
 export interface WebAclDefinition {
-  readonly rules: readonly RateRule[];
+  readonly rules: readonly WebAclRule[];
 }
 
 export interface RestApiDefinition {
@@ -230,24 +263,32 @@ function readWebAcl(stageId: string, resources: CfnTemplate['Resources']): WebAc
   const bodies = (props.CustomResponseBodies ?? {}) as Record<string, { ContentType?: string; Content?: string }>;
   const rules = [...((props.Rules ?? []) as Record<string, unknown>[])]
     .sort((a, b) => Number(a.Priority) - Number(b.Priority))
-    .map((rule): RateRule => {
+    .map((rule): WebAclRule => {
       const where = `Web ACL ${aclId} rule ${String(rule.Name)}`;
-      const statement = (rule.Statement as { RateBasedStatement?: Record<string, unknown> } | undefined)?.RateBasedStatement;
       const block = (rule.Action as { Block?: { CustomResponse?: Record<string, unknown> } } | undefined)?.Block;
-      if (!statement || !block) throw new Error(`${where}: local mode supports rate-based rules that block, only`);
+      if (!block) throw new Error(`${where}: local mode supports rules that block, only`);
       const custom = block.CustomResponse;
       const body = custom?.CustomResponseBodyKey === undefined ? undefined : bodies[String(custom.CustomResponseBodyKey)];
       const headers: Record<string, string> = body ? { 'Content-Type': WAF_CONTENT_TYPES[String(body.ContentType)] ?? 'text/plain' } : {};
       for (const h of (custom?.ResponseHeaders ?? []) as { Name: string; Value: string }[]) headers[h.Name] = h.Value;
-      return {
-        name: String(rule.Name),
-        limit: Number(statement.Limit),
-        windowSeconds: Number(statement.EvaluationWindowSec ?? 300),
-        key: rateKey(where, statement),
-        response: custom
-          ? { status: Number(custom.ResponseCode), headers, body: body?.Content ?? '' }
-          : { status: 403, headers: { 'Content-Type': 'text/plain' }, body: 'Forbidden' },
-      };
+      const response = custom
+        ? { status: Number(custom.ResponseCode), headers, body: body?.Content ?? '' }
+        : { status: 403, headers: { 'Content-Type': 'text/plain' }, body: 'Forbidden' };
+      const statement = isRecord(rule.Statement) ? rule.Statement : {};
+      const rate = statement.RateBasedStatement;
+      if (isRecord(rate)) {
+        return {
+          name: String(rule.Name),
+          response,
+          rate: {
+            limit: Number(rate.Limit),
+            windowSeconds: Number(rate.EvaluationWindowSec ?? 300),
+            key: rateKey(where, rate),
+            ...(rate.ScopeDownStatement === undefined ? {} : { scopeDown: readStatement(`${where} scope-down`, rate.ScopeDownStatement) }),
+          },
+        };
+      }
+      return { name: String(rule.Name), response, match: readStatement(where, statement) };
     });
   return { rules };
 }
@@ -259,16 +300,80 @@ const WAF_CONTENT_TYPES: Readonly<Record<string, string>> = {
   TEXT_HTML: 'text/html',
 };
 
-function rateKey(where: string, statement: Readonly<Record<string, unknown>>): RateRule['key'] {
-  if (statement.ScopeDownStatement !== undefined) throw new Error(`${where}: local mode does not support scope-down statements`);
+function rateKey(where: string, statement: Readonly<Record<string, unknown>>): RateKey {
   if (statement.AggregateKeyType === 'IP') return { ip: true };
-  const keys = (statement.CustomKeys ?? []) as { Header?: { Name?: string; TextTransformations?: { Type?: string }[] } }[];
+  const keys = (statement.CustomKeys ?? []) as { Header?: { Name?: string; TextTransformations?: unknown } }[];
   const [only] = keys;
   const header = keys.length === 1 ? only?.Header : undefined;
-  if (statement.AggregateKeyType === 'CUSTOM_KEYS' && header?.Name && (header.TextTransformations ?? []).every((t) => t.Type === 'NONE')) {
-    return { header: header.Name };
+  if (statement.AggregateKeyType === 'CUSTOM_KEYS' && header?.Name) {
+    return { header: header.Name.toLowerCase(), transformations: readTransformations(where, header.TextTransformations) };
   }
-  throw new Error(`${where}: local mode aggregates by IP or by one untransformed header only`);
+  throw new Error(`${where}: local mode aggregates by IP or by one header only`);
+}
+
+/** A statement of the template, refused at load when local mode cannot evaluate it as WAF does. */
+function readStatement(where: string, value: unknown): WafStatement {
+  const entries = isRecord(value) ? Object.entries(value) : [];
+  const [type, props] = entries.length === 1 ? (entries[0] as [string, unknown]) : ['', undefined];
+  const inner = isRecord(props) ? props : {};
+  const statements = () => ((inner.Statements ?? []) as unknown[]).map((s) => readStatement(where, s));
+  switch (type) {
+    case 'AndStatement':
+      return { and: statements() };
+    case 'OrStatement':
+      return { or: statements() };
+    case 'NotStatement':
+      return { not: readStatement(where, inner.Statement) };
+    case 'ByteMatchStatement': {
+      const constraint = String(inner.PositionalConstraint);
+      if (constraint !== 'EXACTLY' && constraint !== 'STARTS_WITH' && constraint !== 'ENDS_WITH' && constraint !== 'CONTAINS') {
+        throw new Error(`${where}: local mode does not support the byte match positional constraint ${constraint}`);
+      }
+      if (typeof inner.SearchString !== 'string') throw new Error(`${where}: local mode needs a byte match's SearchString as text`);
+      return { byteMatch: { ...inspected(where, inner), constraint, search: inner.SearchString } };
+    }
+    case 'RegexMatchStatement': {
+      let pattern: RegExp;
+      try {
+        pattern = new RegExp(String(inner.RegexString));
+      } catch (error) {
+        throw new Error(`${where}: local mode cannot compile the regex ${String(inner.RegexString)}: ${(error as Error).message}`);
+      }
+      return { regexMatch: { ...inspected(where, inner), pattern } };
+    }
+    default:
+      throw new Error(
+        `${where}: local mode does not evaluate ${type || JSON.stringify(value)} (it evaluates And, Or, Not, ByteMatch and RegexMatch statements)`,
+      );
+  }
+}
+
+function inspected(where: string, statement: Readonly<Record<string, unknown>>): InspectedField {
+  const field = isRecord(statement.FieldToMatch) ? statement.FieldToMatch : {};
+  const names = Object.keys(field);
+  const transformations = readTransformations(where, statement.TextTransformations);
+  if (names.length === 1 && names[0] === 'UriPath') return { field: { uriPath: true }, transformations };
+  if (names.length === 1 && names[0] === 'Method') return { field: { method: true }, transformations };
+  const single = field.SingleHeader;
+  if (names.length === 1 && isRecord(single) && typeof single.Name === 'string') {
+    return { field: { header: single.Name.toLowerCase() }, transformations };
+  }
+  throw new Error(`${where}: local mode inspects UriPath, Method or a SingleHeader only, not ${names.join(', ') || 'nothing'}`);
+}
+
+function readTransformations(where: string, value: unknown): TextTransformation[] {
+  const list = (Array.isArray(value) ? value : []) as { Priority?: unknown; Type?: unknown }[];
+  return [...list]
+    .sort((a, b) => Number(a.Priority) - Number(b.Priority))
+    .map(({ Type }) => {
+      const type = String(Type);
+      if (!(TEXT_TRANSFORMATIONS as readonly string[]).includes(type)) {
+        throw new Error(
+          `${where}: local mode does not apply the text transformation ${type} (it applies ${TEXT_TRANSFORMATIONS.join(', ')})`,
+        );
+      }
+      return type as TextTransformation;
+    });
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

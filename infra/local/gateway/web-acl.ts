@@ -1,12 +1,17 @@
 /**
- * The rate-based rules of a web ACL on the stage, from the template: each rule counts requests per
- * aggregation key (the source IP, or a header's value; a request without the header is not counted
- * by that rule) over its window, and answers with its Block response once a key is over the limit.
- * The count is a sliding window estimated from the current and the previous fixed window, which
- * weighs recent requests more, as WAF's estimate does. Unlike WAF, which detects a rate with a
- * delay (usually under 30 s) and only near the limit, this blocks the first request over it.
+ * A web ACL on the stage, from the template: its rules in priority order, each a rate-based rule
+ * or one that blocks what its statement matches; the first rule that blocks answers with its Block
+ * response, as a terminating action ends WAF's evaluation. Statements inspect the URI path, the
+ * method or one header after their text transformations; a missing header matches nothing and is
+ * not counted by a rule that aggregates on it.
+ *
+ * A rate-based rule counts the requests its scope-down statement matches (all, without one) per
+ * aggregation key over its window. The count is a sliding window estimated from the current and
+ * the previous fixed window, which weighs recent requests more, as WAF's estimate does. Unlike WAF,
+ * which detects a rate with a delay (usually under 30 s) and only near the limit, this blocks the
+ * first request over it.
  */
-import type { RateRule, WebAclDefinition } from './template.ts';
+import type { InspectedField, TextTransformation, WafStatement, WebAclDefinition, WebAclRule } from './template.ts';
 
 interface Counter {
   /** Start of the current fixed window, in ms. */
@@ -18,14 +23,62 @@ interface Counter {
 /** Counters above this many per rule are swept of the ones idle for two windows. */
 const SWEEP_AT = 10_000;
 
-export interface RateLimitedRequest {
+export interface InspectedRequest {
   readonly sourceIp: string;
+  readonly method: string;
+  /** The path as the client sent it, without the query string. */
+  readonly uriPath: string;
   /** The request's header value by name (any case); undefined when absent. */
   readonly header: (name: string) => string | undefined;
 }
 
-export class WebAclRateRules {
-  readonly #rules: readonly { readonly rule: RateRule; readonly counters: Map<string, Counter> }[];
+/**
+ * The transformations AWS WAF documents
+ * (https://docs.aws.amazon.com/waf/latest/developerguide/waf-rule-statement-transformation.html),
+ * on the value as bytes (header values arrive as latin1, one character a byte).
+ */
+const TRANSFORM: Readonly<Record<TextTransformation, (text: string) => string>> = {
+  NONE: (text) => text,
+  // A-Z only.
+  LOWERCASE: (text) => text.replace(/[A-Z]/g, (c) => c.toLowerCase()),
+  // \f, \t, \n, \r, \v and the no-break space (decimal 160) become a space; then runs of spaces one.
+  COMPRESS_WHITE_SPACE: (text) => text.replace(/[\f\t\n\r\v\u00a0]/g, ' ').replace(/ {2,}/g, ' '),
+};
+
+function transform(text: string, transformations: readonly TextTransformation[]): string {
+  return transformations.reduce((value, type) => TRANSFORM[type](value), text);
+}
+
+function inspect({ field, transformations }: InspectedField, request: InspectedRequest): string | undefined {
+  const value = 'uriPath' in field ? request.uriPath : 'method' in field ? request.method : request.header(field.header);
+  return value === undefined ? undefined : transform(value, transformations);
+}
+
+export function matches(statement: WafStatement, request: InspectedRequest): boolean {
+  if ('and' in statement) return statement.and.every((s) => matches(s, request));
+  if ('or' in statement) return statement.or.some((s) => matches(s, request));
+  if ('not' in statement) return !matches(statement.not, request);
+  if ('regexMatch' in statement) {
+    const value = inspect(statement.regexMatch, request);
+    return value !== undefined && statement.regexMatch.pattern.test(value);
+  }
+  const { constraint, search } = statement.byteMatch;
+  const value = inspect(statement.byteMatch, request);
+  if (value === undefined) return false;
+  switch (constraint) {
+    case 'EXACTLY':
+      return value === search;
+    case 'STARTS_WITH':
+      return value.startsWith(search);
+    case 'ENDS_WITH':
+      return value.endsWith(search);
+    case 'CONTAINS':
+      return value.includes(search);
+  }
+}
+
+export class LocalWebAcl {
+  readonly #rules: readonly { readonly rule: WebAclRule; readonly counters: Map<string, Counter> }[];
   readonly #now: () => number;
 
   constructor(definition: WebAclDefinition, now: () => number = () => performance.now()) {
@@ -33,21 +86,25 @@ export class WebAclRateRules {
     this.#now = now;
   }
 
-  /**
-   * Counts the request under each rule in priority order; the Block response of the first rule it
-   * is over, which ends the evaluation as a terminating action does in WAF. Undefined: allowed.
-   */
-  check(request: RateLimitedRequest): RateRule['response'] | undefined {
+  /** The Block response of the first rule that blocks the request; undefined: allowed. */
+  check(request: InspectedRequest): WebAclRule['response'] | undefined {
     const now = this.#now();
     for (const { rule, counters } of this.#rules) {
-      const key = 'ip' in rule.key ? request.sourceIp : request.header(rule.key.header);
+      if ('match' in rule) {
+        if (matches(rule.match, request)) return rule.response;
+        continue;
+      }
+      const { key: by, limit, windowSeconds, scopeDown } = rule.rate;
+      if (scopeDown && !matches(scopeDown, request)) continue;
+      const key = 'ip' in by ? request.sourceIp : request.header(by.header);
       if (key === undefined) continue;
-      const windowMs = rule.windowSeconds * 1000;
-      let counter = counters.get(key);
+      const aggregate = 'ip' in by ? key : transform(key, by.transformations);
+      const windowMs = windowSeconds * 1000;
+      let counter = counters.get(aggregate);
       if (!counter) {
         if (counters.size >= SWEEP_AT) sweep(counters, now, windowMs);
         counter = { start: now, current: 0, previous: 0 };
-        counters.set(key, counter);
+        counters.set(aggregate, counter);
       }
       const elapsed = Math.floor((now - counter.start) / windowMs);
       if (elapsed > 0) {
@@ -57,7 +114,7 @@ export class WebAclRateRules {
       }
       counter.current += 1;
       const estimate = counter.previous * (1 - (now - counter.start) / windowMs) + counter.current;
-      if (estimate > rule.limit) return rule.response;
+      if (estimate > limit) return rule.response;
     }
     return undefined;
   }
