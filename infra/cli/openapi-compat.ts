@@ -306,7 +306,7 @@ function isProse(path: string[]): boolean {
   return path.some((key, i) => PROSE.has(key) && i > 0 && !NAMED.has(path[i - 1] as string));
 }
 
-function parameterVerdict(diff: Diff, [index, field, ...rest]: string[]): ChangeKind {
+function parameterVerdict(diff: Diff, [, field, ...rest]: string[]): ChangeKind {
   // "a new optional query parameter, request header" / "a new required parameter"
   if (field === undefined) return diff.action === 'add' && !isRequired(diff.after) ? 'compatible' : 'breaking';
   // "a new required parameter": made required breaks, made optional does not.
@@ -314,7 +314,6 @@ function parameterVerdict(diff: Diff, [index, field, ...rest]: string[]): Change
   if (field === 'deprecated') return 'compatible';
   if (field === 'schema') return schemaVerdict(diff, rest, 'request');
   // name, in, style, explode…: "a parameter renamed"; the rest is breaking until someone decides.
-  void index;
   return 'breaking';
 }
 

@@ -24,7 +24,7 @@ function compare(c: CorpusCase) {
 const title = (c: CorpusCase) => `${c.node}: ${c.change} is ${c.verdict}`;
 
 describe('the policy corpus', () => {
-  it('covers every kind of node in each direction', () => {
+  it('has at least 40 different cases, of every verdict', () => {
     expect(CORPUS.length).toBeGreaterThanOrEqual(40);
     for (const verdict of ['breaking', 'compatible', 'docs']) expect(CORPUS.some((c) => c.verdict === verdict)).toBe(true);
     expect(new Set(CORPUS.map(title)).size, 'each case is a different change').toBe(CORPUS.length);

@@ -737,7 +737,7 @@ export const CORPUS: readonly CorpusCase[] = [
     verdict: 'breaking',
     why: 'clients parse the old type',
     edit: (d) => {
-      schema(d, 'Pet').properties.id = { type: 'string', minLength: 1 };
+      schema(d, 'Pet').properties.id.type = 'string';
     },
     places: [`${PET} properties.id type`, `${LIST} response 200 application/json items.properties.id type`],
   },
