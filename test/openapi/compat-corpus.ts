@@ -153,6 +153,16 @@ export const CORPUS: readonly CorpusCase[] = [
   },
   {
     node: 'operation',
+    change: 'its tag changed',
+    verdict: 'breaking',
+    why: 'generated clients group operations into classes by tag',
+    edit: (d) => {
+      op(d, 'get', '/pets').tags = ['animals'];
+    },
+    places: [`${LIST} tags`],
+  },
+  {
+    node: 'operation',
     change: 'marked deprecated',
     verdict: 'compatible',
     why: 'it keeps working until its sunset, announced a year or more ahead',
