@@ -114,7 +114,7 @@ export const CORPUS: readonly CorpusCase[] = [
       item.parameters = item.get.parameters;
       delete item.get.parameters;
     },
-    places: [],
+    places: ['document'],
   },
   {
     node: 'operation',
@@ -441,7 +441,7 @@ export const CORPUS: readonly CorpusCase[] = [
     edit: (d) => {
       inline(d, param(d, 'get', '/pets', 'status'), 'schema');
     },
-    places: [],
+    places: ['document'],
   },
   {
     node: '`$ref` or inline',
@@ -625,7 +625,7 @@ export const CORPUS: readonly CorpusCase[] = [
     edit: (d) => {
       inline(d, op(d, 'post', '/pets').requestBody.content['application/json'], 'schema');
     },
-    places: [],
+    places: ['document'],
   },
   // Responses and status codes
   {
@@ -829,7 +829,7 @@ export const CORPUS: readonly CorpusCase[] = [
     edit: (d) => {
       inline(d, response(d, 'post', '/pets', '201').content['application/json'], 'schema');
     },
-    places: [],
+    places: ['document'],
   },
   // Response headers
   {
