@@ -72,7 +72,7 @@ describe('breaking changes fail, naming the change', () => {
       d.components.headers.Location.required = false;
     });
     expect(comparison.breaking.map((c) => `${c.where}: ${c.what}`)).toEqual([
-      'POST /pets response 201 headers.Location.required: changed from true to false',
+      'POST /pets response 201 header Location required: changed from true to false',
     ]);
   });
 
@@ -90,7 +90,7 @@ describe('breaking changes fail, naming the change', () => {
       d.components.schemas.NewPet.required.push('status');
     });
     expect(comparison.breaking).toEqual([
-      { kind: 'breaking', where: 'POST /pets request body application/json required.2', what: 'added "status"' },
+      { kind: 'breaking', where: 'POST /pets request body application/json properties.status required', what: 'made required' },
     ]);
   });
 
@@ -126,7 +126,7 @@ describe('compatible changes pass and say what to add to the changelog', () => {
       };
     });
     expect(comparison.breaking).toEqual([]);
-    expect(comparison.changes).toEqual([{ kind: 'compatible', where: 'POST /pets response 201 headers.X-Pet-Revision', what: 'added' }]);
+    expect(comparison.changes).toEqual([{ kind: 'compatible', where: 'POST /pets response 201 header X-Pet-Revision', what: 'added' }]);
     expect(comparison.nextVersion).toBe(bump(API_VERSION, 'minor'));
     expect(summarise(comparison)).toContain(`Add to docs/CHANGELOG.md under "## ${bump(API_VERSION, 'minor')}"`);
   });
