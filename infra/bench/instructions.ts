@@ -1,7 +1,8 @@
 /**
  * CPU instructions of a cold start and of warm invocations, counted by valgrind's callgrind: unlike
- * wall-clock time on a shared machine, the count of the same code repeats to ~0.2 %. Each bundle
- * runs in a fresh `node --single-threaded --predictable --predictable-gc-schedule` under callgrind
+ * wall-clock time on a shared machine, the count of the same code repeats closely from run to run
+ * (docs/performance.md gives the spread). Each bundle runs in a fresh
+ * `node --single-threaded --predictable --predictable-gc-schedule` under callgrind
  * (JIT and GC on the main thread, so they are counted too; the heap grows by fixed steps and is not
  * shrunk while idle, so a collection falls at the same point every run), against the store in
  * another process, which is not counted.
