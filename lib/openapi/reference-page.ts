@@ -12,9 +12,9 @@
  *
  * An asset goes only to a client whose Accept-Encoding makes the gateway compress it (gzip or
  * deflate first, the stage's MinimumCompressionSize: `gatewayCompresses`); any other gets a 406
- * Error body that says what to send. So no docs response is much larger than the largest asset compressed
- * (`largestDocsResponseBytes`), whatever the client asks: uncompressed, Swagger UI's bundle is
- * over a megabyte. Without Accept-Encoding any coding is acceptable (RFC 9110, section 12.5.3), but
+ * Error body that says what to send. So no docs response is larger than the largest asset
+ * compressed (`largestDocsResponseBytes`), whatever the client asks: uncompressed, Swagger UI's
+ * bundle is over a megabyte. Without Accept-Encoding any coding is acceptable (RFC 9110, section 12.5.3), but
  * API Gateway compresses only when the request names one, and a function's own gzip bytes would
  * need the API's binary media types to cover every media type (a browser asks for a script
  * accepting any type), which changes how every method's bodies pass through the gateway
@@ -137,7 +137,11 @@ function servedName(source: string): string {
 /** Public and the same for every origin, as the OpenAPI document is (docs/cors.md). */
 const PUBLIC_HEADERS = { 'X-Content-Type-Options': 'nosniff', 'Access-Control-Allow-Origin': '*' };
 
-/** The 406's message: what to send instead. */
+/**
+ * The 406's message: what to send instead. Its code, `not_acceptable`, is the page's own, not one of
+ * ERROR_CODES: those are the operations' codes, which the OpenAPI document lists as complete (a new
+ * one would break v1's contract), and the page's routes are not operations of the API.
+ */
 export const NOT_ACCEPTABLE_MESSAGE =
   'The reference page\'s assets are served only to clients that accept them compressed: send "Accept-Encoding: gzip" (or deflate), as every browser does.';
 
