@@ -1,5 +1,5 @@
 /**
- * `POST /pets` (createPet, spec §4.2): add an animal; 201 with the Pet and its assigned id. With an
+ * `POST /pets` (createPet): add an animal; 201 with the Pet and its assigned id. With an
  * `Idempotency-Key` header a retried request returns the pet the first one created.
  */
 import { NewPet } from '#lib/domain/pet.ts';

@@ -1,5 +1,5 @@
 /**
- * `GET /pets/{petId}` (getPet, spec §4.3): one animal by id. Deprecated, to be removed on
+ * `GET /pets/{petId}` (getPet): one animal by id. Deprecated, to be removed on
  * 5 December 2030: the route table marks it, and the shared chain adds the headers that say so.
  */
 import { integerText, PetIdPath } from '#lib/domain/requests.ts';

@@ -1,5 +1,5 @@
 /**
- * `GET /pets` (listPets, spec §4.1): a page of animals, optionally filtered by status. The body is
+ * `GET /pets` (listPets): a page of animals, optionally filtered by status. The body is
  * a plain array of Pets, as the spec says; a further page is announced by a `Link: rel="next"`
  * header whose URL keeps `limit` and `status` and adds the opaque `cursor`.
  */

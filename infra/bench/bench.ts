@@ -4,12 +4,12 @@
  * latency at 1,000 and 50,000 pets, and the cost per million requests. Prints the tables and
  * writes BENCHMARKS.md. Not part of `npm test`: it takes about ten minutes.
  *
- *   npm run bench                     the full run (BENCHMARKS.md)
- *   npm run bench -- --instructions   the instruction counts only (.bench/instructions.md)
- *   BENCH_QUICK=1 npm run bench       a smoke run with short settings (.bench/BENCHMARKS.quick.md)
+ * Needs valgrind (callgrind) for the instruction counts. Interrupted (SIGINT, SIGTERM), it stops
+ * its workers and every process under valgrind before it exits. Usage: USAGE below.
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { newApiKeyRecord, generateApiKey } from '#lib/auth/api-keys.ts';
@@ -18,20 +18,43 @@ import { DynamoDbApiKeyStore } from '#lib/store/dynamodb-api-key-store.ts';
 import { apiKeysTable, idempotencyTable, petsTable } from '#lib/store/tables.ts';
 import { ensureTables, localTableNames } from '../local/create-tables.ts';
 import { buildBundles, FUNCTIONS } from './bundles.ts';
-import { startWorker, type WorkerProcess } from './child.ts';
-import { type CostInput, costPerMillion, synthFunctionConfigs } from './cost.ts';
+import { startWorker, stopOnInterrupt, type WorkerProcess } from './child.ts';
+import type { CostInput } from './cost.ts';
 import { countInstructions, type InstructionCount, type Invocation, WARM_INVOCATIONS } from './instructions.ts';
 import { type LoadResult, type LoadSettings, measureLoad, mergeLoads } from './load.ts';
 import { machine } from './machine.ts';
-import { type BenchRun, type InstructionRow, render, renderInstructions, type ScalingRow, type ThroughputRow } from './benchmarks-md.ts';
+import type { BenchRun, InstructionRow, ScalingRow, ThroughputRow } from './benchmarks-md.ts';
 import { lambdaContext, proxyEvent, requestFor, SCENARIOS, type ScenarioId } from './scenarios.ts';
 import { seedPets } from './seed.ts';
 import type { HandlerTiming } from './workers/handler-timing.ts';
 
+const USAGE = `Usage: npm run bench [-- --instructions]
+  (no option)      the full run, about ten minutes: prints the tables and writes BENCHMARKS.md
+  --instructions   the instruction counts only (.bench/instructions.md)
+  -h, --help       this text
+Environment: BENCH_QUICK=1 makes a smoke run with short settings (.bench/BENCHMARKS.quick.md).
+Needs valgrind (callgrind) on the PATH.
+`;
+
+function readArgs() {
+  try {
+    return parseArgs({ options: { instructions: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, strict: true }).values;
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+const args = readArgs();
+if (args.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const WORK_DIR = `${ROOT}.bench`;
 const QUICK = process.env.BENCH_QUICK === '1';
-const INSTRUCTIONS_ONLY = process.argv.includes('--instructions');
+const INSTRUCTIONS_ONLY = args.instructions === true;
 
 const SETTINGS = {
   load: (QUICK
@@ -61,8 +84,12 @@ function progress(message: string): void {
 const started = performance.now();
 const startedAt = new Date();
 const workers: WorkerProcess[] = [];
+stopOnInterrupt(workers);
 
 async function main(): Promise<void> {
+  // Loaded here, not above: they load aws-cdk-lib, which `--help` need not wait for.
+  const { costPerMillion, synthFunctionConfigs } = await import('./cost.ts');
+  const { render, renderInstructions } = await import('./benchmarks-md.ts');
   await rm(`${WORK_DIR}/bundles`, { recursive: true, force: true });
   await mkdir(WORK_DIR, { recursive: true });
 

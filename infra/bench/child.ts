@@ -1,6 +1,8 @@
 /** Starts a benchmark worker (infra/bench/workers/<name>.ts) as a child process and talks to it. */
 import { type ChildProcess, fork } from 'node:child_process';
+import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { stopChildProcesses } from '../cli/child-processes.ts';
 import type { RpcReply } from './workers/rpc.ts';
 
 export interface WorkerProcess {
@@ -9,6 +11,8 @@ export interface WorkerProcess {
   /** User + system CPU time of the worker so far, in milliseconds. */
   cpuMs(): Promise<number>;
   stop(): Promise<void>;
+  /** Ends it at once, as an interrupted bench must (stop() waits for the worker's answer). */
+  kill(): void;
 }
 
 export interface WorkerOptions {
@@ -55,5 +59,23 @@ export function startWorker(name: string, options: WorkerOptions = {}): WorkerPr
       await call('stop').catch(() => undefined);
       await exited;
     },
+    kill: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    },
   };
+}
+
+/**
+ * On SIGINT or SIGTERM: kills `workers` (as the array holds them then) and every process group
+ * started with runInGroup (valgrind and what runs under it), then exits as the signal would have.
+ */
+export function stopOnInterrupt(workers: readonly WorkerProcess[]): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      process.stderr.write(`${signal}: stopping the workers and the processes under valgrind\n`);
+      stopChildProcesses();
+      for (const worker of workers) worker.kill();
+      process.exit(128 + constants.signals[signal]);
+    });
+  }
 }

@@ -1,7 +1,8 @@
 /**
  * CPU instructions of a cold start and of warm invocations, counted by valgrind's callgrind: unlike
- * wall-clock time on a shared machine, the count of the same code repeats to ~0.2 %. Each bundle
- * runs in a fresh `node --single-threaded --predictable --predictable-gc-schedule` under callgrind
+ * wall-clock time on a shared machine, the count of the same code repeats closely from run to run
+ * (docs/performance.md gives the spread). Each bundle runs in a fresh
+ * `node --single-threaded --predictable --predictable-gc-schedule` under callgrind
  * (JIT and GC on the main thread, so they are counted too; the heap grows by fixed steps and is not
  * shrunk while idle, so a collection falls at the same point every run), against the store in
  * another process, which is not counted.
@@ -13,12 +14,11 @@
  *   first   the first invocation, then the same settling;
  *   warm    WARM_INVOCATIONS more invocations, reported per invocation.
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { openSync, readSync, closeSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { runInGroup } from '../cli/child-processes.ts';
 
 export const WARM_INVOCATIONS = 20;
 const SETTLE_MS = 300;
@@ -89,7 +89,8 @@ export async function countInstructions(
   try {
     const invocationsFile = join(dir, 'invocations.json');
     await writeFile(invocationsFile, JSON.stringify(invocations));
-    const { stdout } = await promisify(execFile)(
+    // In a group of its own: an interrupted bench stops valgrind and the callgrind_control and vgdb it runs.
+    const run = await runInGroup(
       'valgrind',
       [
         '--tool=callgrind',
@@ -105,8 +106,10 @@ export async function countInstructions(
         invocationsFile,
         String(SETTLE_MS),
       ],
-      { env, maxBuffer: 64 * 1024 * 1024 },
+      { env },
     );
+    if (run.status !== 0) throw new Error(`${file}: valgrind exited with ${run.status ?? run.signal}: ${run.stderr.slice(-2000)}`);
+    const { stdout } = run;
     const statuses = JSON.parse(/^STATUSES (.+)$/m.exec(stdout)?.[1] ?? 'null') as number[] | null;
     if (!statuses) throw new Error(`${file}: the measured process reported nothing: ${stdout.slice(-2000)}`);
     const sections = new Map<string, number>();

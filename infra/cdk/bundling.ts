@@ -28,11 +28,11 @@ export const esbuildOptions = {
   minify: true,
   // import() becomes require(): the SDK loads some built-ins lazily with import('node:http'), which in
   // a CommonJS bundle would start Node's ESM loader and build the module's ESM facade on the first
-  // request (~150 M instructions, npm run bench). The bundle never touches the ESM loader.
+  // request (docs/performance.md, "Cold start"). The bundle never touches the ESM loader.
   supported: { 'dynamic-import': false },
   // Linked source maps (index.js.map), read only when a stack is logged (lib/http/source-mapped-stack.ts),
-  // so logged stacks name our .ts files and lines. Without a copy of every source (most of it the
-  // AWS SDK's): ~1.9 MB → ~0.65 MB a function.
+  // so logged stacks name our .ts files and lines. Without a copy of every source, most of it the
+  // AWS SDK's, which a stack never needs.
   sourcemap: true,
   sourcesContent: false,
   // ESM entry points of dependencies first: the AWS SDK's ESM build tree-shakes better.

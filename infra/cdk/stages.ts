@@ -82,8 +82,8 @@ export interface StageSettings {
   readonly tracing: boolean;
   /**
    * API Gateway compresses (gzip or deflate, as the client's Accept-Encoding asks) every response
-   * body of at least this many bytes; 0 compresses all of them. (1024: a 1 KiB body gains little and
-   * pays for it in CPU; a page of pets gains ~10×.)
+   * body of at least this many bytes; 0 compresses all of them. (1024: a smaller body gains little
+   * and pays for it in CPU; a page of pets, repetitive JSON, shrinks several times.)
    */
   readonly minimumCompressionSizeBytes: number;
   /**
@@ -102,7 +102,7 @@ export interface StageSettings {
   /**
    * Reserved concurrency of each API function: at most this many run at once, and the account's
    * other functions keep the rest. Derived as stage rate × 0.2 s: the stage throttle is carried
-   * while a call takes up to 200 ms (about ten times a warm call's duration). When DynamoDB slows
+   * while a call takes up to 200 ms, far more than a warm call (BENCHMARKS.md). When DynamoDB slows
    * and a call takes ~5 s of bounded retries, a function carries this ÷ 5 s and the rest get 503
    * with Retry-After at once, instead of 500 req/s × 5 s = 2,500 executions taking the account
    * (default quota 1,000, of which Lambda keeps 100 unreserved). At worst, every call running to

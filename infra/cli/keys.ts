@@ -53,10 +53,11 @@ export async function main(argv: string[], out: (line: string) => void = (l) => 
     },
   });
   const [command, ...rest] = positionals;
-  if (values.help || command === undefined) {
+  if (values.help) {
     out(USAGE);
-    return command === undefined && !values.help ? 2 : 0;
+    return 0;
   }
+  if (command === undefined) throw new UsageError('Give a command: create, list or revoke.');
   if (!['create', 'list', 'revoke'].includes(command)) throw new UsageError(`Unknown command "${command}".`);
   if (command === 'create' && !values.label?.trim()) throw new UsageError('create needs --label NAME, to tell keys apart later.');
   const label = command === 'create' ? labelOption(values.label as string) : '';

@@ -1,15 +1,25 @@
 /**
  * `npm run lint:cfn`: AWS's CloudFormation linter (cfn-lint) over every template the app
- * synthesises into cdk.out, which `npm run lint:cfn` synthesises first. It catches what template
- * assertions cannot, such as a dependency cycle CloudFormation would refuse. Exit 0 only with no
- * error and no warning; cfn-lint missing is a failure that says how to get it, never a pass.
- *
- *   node infra/cli/lint-cfn.ts [--dir cdk.out]
+ * synthesises into cdk.out, which `npm run lint:cfn` synthesises first (`--synth`). It catches what
+ * template assertions cannot, such as a dependency cycle CloudFormation would refuse. Exit 0 only
+ * with no error and no warning; cfn-lint missing is a failure that says how to get it, never a pass.
+ * `cdk synth` and cfn-lint run in process groups of their own: an interrupt stops them too.
  */
-import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { runInGroup } from './child-processes.ts';
+
+const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+
+const USAGE = `Usage: npm run lint:cfn [-- --dir DIR]    cdk synth into cdk.out, then cfn-lint every template in it
+       node infra/cli/lint-cfn.ts [--dir DIR]   cfn-lint the templates already in DIR (default cdk.out)
+  --synth      run \`cdk synth --quiet\` first (what npm run lint:cfn does)
+  --dir DIR    the cloud assembly folder (default cdk.out)
+  -h, --help   this text
+Exit status: 0 clean (no error, no warning), 1 findings, 2 cfn-lint or the templates missing.
+Needs cfn-lint (pip install cfn-lint).
+`;
 
 /** cfn-lint's exit code is a bit mask: 2 errors, 4 warnings, 8 informational findings (1: it failed). */
 const INFORMATIONAL = 8;
@@ -27,9 +37,9 @@ export function templatesIn(dir: string): string[] {
     .map((name) => path.join(dir, name));
 }
 
-export function lintCfn(dir: string, out: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): number {
-  const version = spawnSync('cfn-lint', ['--version'], { encoding: 'utf8' });
-  if (version.error || version.status !== 0) {
+export async function lintCfn(dir: string, out: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): Promise<number> {
+  const version = await runInGroup('cfn-lint', ['--version']).catch(() => undefined);
+  if (version === undefined || version.status !== 0) {
     out('cfn-lint is not installed (AWS CloudFormation Linter): install it with `pip install cfn-lint`, then run this again.');
     return 2;
   }
@@ -38,11 +48,10 @@ export function lintCfn(dir: string, out: (line: string) => void = (line) => pro
     out(`No *.template.json in ${dir}: run \`npm run synth\` first.`);
     return 2;
   }
-  const run = spawnSync('cfn-lint', ['--format', 'parseable', '--', ...templates], { encoding: 'utf8' });
-  const findings = `${run.stdout ?? ''}${run.stderr ?? ''}`.trim();
+  const run = await runInGroup('cfn-lint', ['--format', 'parseable', '--', ...templates]);
+  const findings = `${run.stdout}${run.stderr}`.trim();
   if (findings) out(findings);
-  const status = run.status ?? 1;
-  const failed = run.error !== undefined || (status & ~INFORMATIONAL) !== 0;
+  const failed = run.status === null || (run.status & ~INFORMATIONAL) !== 0;
   out(
     `${version.stdout.trim()}: ${templates.length} templates (${templates.map((t) => path.basename(t)).join(', ')}) ${failed ? 'FAILED' : 'clean: no error, no warning'}.`,
   );
@@ -50,6 +59,28 @@ export function lintCfn(dir: string, out: (line: string) => void = (line) => pro
 }
 
 if (import.meta.main) {
-  const { values } = parseArgs({ options: { dir: { type: 'string', default: 'cdk.out' } } });
-  process.exit(lintCfn(values.dir as string));
+  let values: { dir: string; synth?: boolean; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      options: { dir: { type: 'string', default: 'cdk.out' }, synth: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+    }));
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+  if (values.help) {
+    process.stdout.write(USAGE);
+    process.exit(0);
+  }
+  if (values.synth) {
+    process.stderr.write(`cdk synth --quiet --output ${values.dir} …\n`);
+    const cdk = path.join(REPO_ROOT, 'node_modules/.bin/cdk');
+    const synth = await runInGroup(cdk, ['synth', '--quiet', '--output', path.resolve(values.dir)], { cwd: REPO_ROOT });
+    if (synth.status !== 0) {
+      process.stderr.write(`${synth.stdout}${synth.stderr}cdk synth failed (${synth.status ?? synth.signal}).\n`);
+      process.exit(1);
+    }
+  }
+  process.exit(await lintCfn(values.dir));
 }

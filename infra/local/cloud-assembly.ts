@@ -6,13 +6,12 @@
  * - Bundle mode (`npm run start:synth`): a cloud assembly as `cdk synth` writes it (template,
  *   asset manifest and the esbuild bundles); each function runs from its asset folder.
  */
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { allTables } from '#lib/store/tables.ts';
+import { runInGroup } from '../cli/child-processes.ts';
 import { type StageName, stackName, tableNameOutputId } from '../cdk/stages.ts';
 import type { CfnTemplate, RestApiDefinition } from './gateway/template.ts';
 
@@ -116,14 +115,14 @@ export function readAssemblyStage(dir: string, stage: StageName): AssemblyStage 
 
 /**
  * Runs `cdk synth` for one stage into `outdir`, exactly as an operator's synth before a deploy
- * (cdk.json, cdk-nag, bundling of that stage's functions).
+ * (cdk.json, cdk-nag, bundling of that stage's functions). In a process group of its own, so an
+ * interrupted start stops it and the app it runs.
  */
 export async function synthesizeCloudAssembly(stage: StageName, outdir: string): Promise<void> {
   const cdk = path.join(REPO_ROOT, 'node_modules/.bin/cdk');
-  await promisify(execFile)(cdk, ['synth', '--quiet', '--exclusively', '--output', outdir, stackName(stage)], {
-    cwd: REPO_ROOT,
-    maxBuffer: 16 * 1024 * 1024,
-  });
+  const run = await runInGroup(cdk, ['synth', '--quiet', '--exclusively', '--output', outdir, stackName(stage)], { cwd: REPO_ROOT });
+  if (run.status !== 0)
+    throw new Error(`cdk synth ${stackName(stage)} failed (${run.status ?? run.signal}): ${run.stderr.trim().slice(-4000)}`);
 }
 
 /**

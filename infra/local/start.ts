@@ -1,15 +1,8 @@
 /**
  * `npm start` and `npm run start:synth`: the Pet Store API on one machine, by default on
  * http://127.0.0.1:3000/v1, serving a stage (default staging) from the template the CDK app
- * synthesizes for it. See docs/local-mode.md.
- *
- *   npm start [-- --stage production]            handler sources answer (fast to change and rerun)
- *   npm run start:synth [-- --stage production]  `cdk synth` first, then the bundles in cdk.out answer
- *   ... -- --cloud-assembly DIR [--no-synth]      another cloud assembly folder; --no-synth serves it as it is
- *   ... -- --no-throttling                        bundle mode applies the stage's throttling unless told not to
- *
- * Environment: PORT, PETSTORE_DATA_DIR (default .data, or :memory:), PETSTORE_API_KEY,
- * PETSTORE_DYNAMODB_ENDPOINT.
+ * synthesizes for it. See docs/local-mode.md; the options and environment are in USAGE below
+ * (`npm start -- --help`).
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -17,10 +10,20 @@ import { isStageName } from '../cdk/stages.ts';
 import { REPO_ROOT, synthesizeCloudAssembly } from './cloud-assembly.ts';
 import { DEFAULT_DATA_DIR, IN_MEMORY, startLocalStack } from './local-stack.ts';
 
+const USAGE = `Usage: npm start [-- OPTIONS]            the handler sources answer
+       npm run start:synth [-- OPTIONS]  \`cdk synth\` first, then its bundles answer
+Options:
+  --stage staging|production   the stage to serve (default staging)
+  --cloud-assembly DIR         serve the bundles of another cloud assembly folder
+  --no-synth                   with --cloud-assembly or start:synth: serve the folder as it is
+  --no-throttling              bundle mode without the stage's throttling
+  -h, --help                   this text
+Environment: PORT (default 3000), PETSTORE_DATA_DIR (default .data, or :memory:), PETSTORE_API_KEY,
+PETSTORE_DYNAMODB_ENDPOINT. See docs/local-mode.md.
+`;
+
 function usage(message: string): never {
-  process.stderr.write(
-    `${message}\nUsage: npm start [-- --stage staging|production] | npm run start:synth [-- --stage staging|production] [--cloud-assembly DIR] [--no-synth] [--no-throttling]\n`,
-  );
+  process.stderr.write(`${message}\n${USAGE}`);
   process.exit(2);
 }
 
@@ -33,6 +36,7 @@ function readArgs() {
         'no-synth': { type: 'boolean', default: false },
         'cloud-assembly': { type: 'string' },
         'no-throttling': { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
     }).values;
@@ -42,6 +46,10 @@ function readArgs() {
 }
 
 const args = readArgs();
+if (args.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
 const stage = args.stage;
 if (!isStageName(stage)) usage(`--stage must be staging or production, not "${stage}".`);
 const port = Number(process.env.PORT ?? 3000);

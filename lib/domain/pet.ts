@@ -1,5 +1,5 @@
 /**
- * The Pet resource (spec §2) as zod schemas: one definition gives runtime validation, the
+ * The Pet resource as zod schemas: one definition gives runtime validation, the
  * TypeScript types and, later, the OpenAPI document. `zod/mini` keeps the bundles small.
  */
 import * as z from 'zod/mini';
@@ -15,7 +15,7 @@ export const PetStatus = z.enum(PET_STATUSES, {
 });
 export type PetStatus = z.infer<typeof PetStatus>;
 
-/** The spec's int64 (§2.1), for the OpenAPI document; `z.meta` adds metadata and validates nothing. */
+/** An id is an int64, for the OpenAPI document; `z.meta` adds metadata and validates nothing. */
 export const INT64 = { format: 'int64' } as const;
 
 /** A positive integer within JavaScript's safe range: the id and categoryId domain. */
@@ -42,7 +42,7 @@ export const PetName = z.string({ error: 'must be a string' }).check(
 
 export const PetId = positiveSafeInteger('a pet id');
 
-/** NewPet (spec §2.2): what a client sends. Unknown fields, `id` included, are rejected. */
+/** NewPet: what a client sends. Unknown fields, `id` included, are rejected. */
 export const NewPet = z.strictObject({
   name: PetName,
   categoryId: positiveSafeInteger('a category id'),
@@ -50,7 +50,7 @@ export const NewPet = z.strictObject({
 });
 export type NewPet = z.infer<typeof NewPet>;
 
-/** Pet (spec §2.1): what the service returns. */
+/** Pet: what the service returns. */
 export const Pet = z.strictObject({
   id: PetId,
   name: PetName,

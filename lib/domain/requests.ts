@@ -1,5 +1,5 @@
 /**
- * Request parameters of the operations (spec §4), as zod schemas. Query and path values arrive as
+ * Request parameters of the operations, as zod schemas. Query and path values arrive as
  * strings; `integerText` turns canonical decimal text into a number and leaves anything else (1.5,
  * -1, abc, 0x10, the empty string) as a string, which the integer schema then rejects.
  */

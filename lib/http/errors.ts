@@ -1,5 +1,6 @@
 /**
- * The Error body of the spec (§2.5) and the small, documented set of codes the service uses.
+ * The Error body (`{code, message, status}`, docs/behaviour.md) and the small, documented set of
+ * codes the service uses.
  * Anything thrown as an HttpError is exposed to the client as is; anything else becomes a 500
  * whose message reveals nothing (see error-responder.ts).
  */

@@ -1,8 +1,8 @@
 /**
  * Stack traces that name our TypeScript lines, without `--enable-source-maps`. That flag makes
- * Node read and parse each bundle's source map when the bundle loads, ~10 ms of every cold start,
- * while a stack is only logged for a bug. Here a bundle's map (`index.js.map`, beside it) is read
- * the first time a stack through that bundle is logged, and kept.
+ * Node read and parse each bundle's source map when the bundle loads, on every cold start, while a
+ * stack is only logged for a bug (docs/performance.md, "Cold start"). Here a bundle's map
+ * (`index.js.map`, beside it) is read the first time a stack through that bundle is logged, and kept.
  */
 import { readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';

@@ -27,7 +27,7 @@ import {
 } from './types.ts';
 
 export const OPENAPI_VERSION = '3.1.1';
-/** The interface version (spec §9); its major version is the `/v1` of the base addresses. */
+/** The interface version; its major version is the `/v1` of the base addresses. */
 export const API_VERSION = '1.0.0';
 
 /** Local mode's server: in the committed document, not in the one a stage serves (serve.ts). */

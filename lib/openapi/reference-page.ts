@@ -9,16 +9,28 @@
  * is a new name; any other name is a 404. The page itself is revalidated on every load and sends
  * a Content-Security-Policy: it holds a pasted API key in memory, so no script, style or
  * connection may come from another origin and no other site may frame it.
+ *
+ * An asset goes only to a client whose Accept-Encoding makes the gateway compress it (gzip or
+ * deflate first, the stage's MinimumCompressionSize: `gatewayCompresses`); any other gets a 406
+ * Error body that says what to send. So no docs response is larger than the largest asset
+ * compressed (`largestDocsResponseBytes`), whatever the client asks: uncompressed, Swagger UI's
+ * bundle is over a megabyte. Without Accept-Encoding any coding is acceptable (RFC 9110, section 12.5.3), but
+ * API Gateway compresses only when the request names one, and a function's own gzip bytes would
+ * need the API's binary media types to cover every media type (a browser asks for a script
+ * accepting any type), which changes how every method's bodies pass through the gateway
+ * (docs/reference-page.md).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { REQUEST_ID_HEADER } from '../http/access-log.ts';
+import { gatewayCompresses } from '../http/content-coding.ts';
 import { NOT_FOUND_MESSAGE } from '../http/gateway-errors.ts';
 import { HttpError } from '../http/errors.ts';
-import { COMMON_RESPONSE_HEADERS, errorResult } from '../http/response.ts';
+import { COMMON_RESPONSE_HEADERS, errorResult, headerValues, json } from '../http/response.ts';
 import { absoluteUrl } from '../http/urls.ts';
 import { API_BASE_PATH, OPENAPI_DOCUMENT_PATH } from '../routes.ts';
 
@@ -125,6 +137,24 @@ function servedName(source: string): string {
 /** Public and the same for every origin, as the OpenAPI document is (docs/cors.md). */
 const PUBLIC_HEADERS = { 'X-Content-Type-Options': 'nosniff', 'Access-Control-Allow-Origin': '*' };
 
+/**
+ * The 406's message: what to send instead. Its code, `not_acceptable`, is the page's own, not one of
+ * ERROR_CODES: those are the operations' codes, which the OpenAPI document lists as complete (a new
+ * one would break v1's contract), and the page's routes are not operations of the API.
+ */
+export const NOT_ACCEPTABLE_MESSAGE =
+  'The reference page\'s assets are served only to clients that accept them compressed: send "Accept-Encoding: gzip" (or deflate), as every browser does.';
+
+/**
+ * The most bytes a docs response carries on the wire: the largest asset gzip-compressed at zlib's
+ * fastest level (1), an upper estimate of the gateway's coding (AWS does not document its level;
+ * deflate is gzip less its 18-byte frame). The page and the Error bodies are far smaller.
+ * Computed when asked, never while the function loads.
+ */
+export function largestDocsResponseBytes(): number {
+  return Math.max(...[...servedAssets().values()].map((file) => gzipSync(file.body, { level: 1 }).length));
+}
+
 export function referencePageResponse(event: APIGatewayProxyEvent): APIGatewayProxyResult {
   const requestId = event.requestContext?.requestId ?? '';
   const name = event.pathParameters?.asset;
@@ -146,9 +176,24 @@ export function referencePageResponse(event: APIGatewayProxyEvent): APIGatewayPr
     const result = errorResult(new HttpError('not_found', NOT_FOUND_MESSAGE));
     return { ...result, headers: { ...result.headers, ...COMMON_RESPONSE_HEADERS, ...PUBLIC_HEADERS, [REQUEST_ID_HEADER]: requestId } };
   }
+  // Several Accept-Encoding lines are one list (RFC 9110, section 5.3).
+  if (!gatewayCompresses(headerValues(event, 'accept-encoding').join(', '))) {
+    return json(
+      406,
+      { code: 'not_acceptable', message: NOT_ACCEPTABLE_MESSAGE, status: 406 },
+      { ...COMMON_RESPONSE_HEADERS, ...PUBLIC_HEADERS, Vary: 'Accept-Encoding', [REQUEST_ID_HEADER]: requestId },
+    );
+  }
   return {
     statusCode: 200,
-    headers: { 'Content-Type': file.type, 'Cache-Control': IMMUTABLE_CACHE_CONTROL, ...PUBLIC_HEADERS, [REQUEST_ID_HEADER]: requestId },
+    headers: {
+      'Content-Type': file.type,
+      'Cache-Control': IMMUTABLE_CACHE_CONTROL,
+      ...PUBLIC_HEADERS,
+      // A cache keeps the compressed answer for clients that accept it, never for one that gets a 406.
+      Vary: 'Accept-Encoding',
+      [REQUEST_ID_HEADER]: requestId,
+    },
     body: file.body,
   };
 }

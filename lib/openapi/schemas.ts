@@ -13,7 +13,7 @@ export const ERROR_CODE_VALUES = Object.keys(ERROR_CODES) as [ErrorCodeType, ...
 
 export const ErrorCode = z.enum(ERROR_CODE_VALUES);
 
-/** The Error body of the spec (§2.5) with the service's codes. */
+/** The Error body (`{code, message, status}`) with the service's codes. */
 export const ErrorBody = z.strictObject({
   code: ErrorCode,
   message: z.string(),

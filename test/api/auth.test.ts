@@ -1,5 +1,5 @@
 /**
- * Bearer authentication (spec §5) end to end, on every operation: what is refused with 401, that
+ * Bearer authentication end to end, on every operation: what is refused with 401, that
  * the refusal says nothing about why a key is not usable, and what is accepted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-/** `POST /v1/pets` (createPet, spec §4.2) end to end: the 201 and every 400/413/415 of the body rules. */
+/** `POST /v1/pets` (createPet) end to end: the 201 and every 400/413/415 of the body rules. */
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../support/local-api.ts';

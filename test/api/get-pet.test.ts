@@ -1,4 +1,4 @@
-/** `GET /v1/pets/{petId}` (getPet, spec §4.3, deprecated) end to end. */
+/** `GET /v1/pets/{petId}` (getPet, deprecated) end to end. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '#lib/auth/api-keys.ts';
 import { startTestApi, type TestApi } from '../support/local-api.ts';

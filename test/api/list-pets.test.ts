@@ -1,4 +1,4 @@
-/** `GET /v1/pets` (listPets, spec §4.1) end to end: the array, the status filter and the query rules. */
+/** `GET /v1/pets` (listPets) end to end: the array, the status filter and the query rules. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
 import {

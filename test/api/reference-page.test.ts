@@ -5,8 +5,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { IMMUTABLE_CACHE_CONTROL, REFERENCE_ASSETS, REFERENCE_PAGE_CSP, servedAssets } from '#lib/openapi/reference-page.ts';
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import {
+  IMMUTABLE_CACHE_CONTROL,
+  largestDocsResponseBytes,
+  NOT_ACCEPTABLE_MESSAGE,
+  REFERENCE_ASSETS,
+  REFERENCE_PAGE_CSP,
+  servedAssets,
+} from '#lib/openapi/reference-page.ts';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
+import { rawError, rawRequest } from './helpers.ts';
 
 let api: TestApi;
 
@@ -69,6 +79,44 @@ describe('GET /v1/docs', () => {
       expect(await missing.json()).toMatchObject({ code: 'not_found', status: 404 });
     },
   );
+
+  it.each([
+    ['no Accept-Encoding', []],
+    ['identity only', [['Accept-Encoding', 'identity']]],
+    ['br only', [['Accept-Encoding', 'br']]],
+    ['br first, which the gateway does not compress with', [['Accept-Encoding', 'br, gzip']]],
+    ['gzip and deflate refused', [['Accept-Encoding', 'gzip;q=0, deflate;q=0, identity']]],
+  ] as [string, [string, string][]][])(
+    'answers an asset with 406 not_acceptable to a client with %s, in a few hundred bytes',
+    async (_, headers) => {
+      const bundle = [...servedAssets().keys()].find((name) => name.startsWith('swagger-ui-bundle.'));
+      const res = await rawRequest(`${api.url}/docs/${bundle}`, { headers });
+      expect(rawError(res, 406, 'not_acceptable').message).toBe(NOT_ACCEPTABLE_MESSAGE);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers.vary).toMatch(/Accept-Encoding/);
+      expect(res.bytes.length).toBeLessThan(512);
+    },
+  );
+
+  it('serves each asset gzip-compressed to a client that accepts gzip, within the bound docs/reference-page.md states', async () => {
+    const bound = largestDocsResponseBytes();
+    for (const [name, file] of servedAssets()) {
+      const res = await rawRequest(`${api.url}/docs/${name}`, { headers: [['Accept-Encoding', 'gzip']] });
+      expect(res.status, name).toBe(200);
+      expect(res.headers.vary).toMatch(/Accept-Encoding/);
+      expect(res.bytes.length, name).toBeLessThanOrEqual(bound);
+      // The gateway compresses a body of at least 1 KiB (the stage's MinimumCompressionSize).
+      const body = res.headers['content-encoding'] === 'gzip' ? gunzipSync(res.bytes).toString('utf8') : res.body;
+      expect(body === file.body, name).toBe(true);
+      if (file.body.length >= 1024) expect(res.headers['content-encoding'], name).toBe('gzip');
+    }
+    // The page itself is small and goes to every client.
+    const page = await rawRequest(`${api.url}/docs`, { headers: [] });
+    expect(page.status).toBe(200);
+    expect(page.bytes.length).toBeLessThan(bound);
+    const doc = readFileSync(new URL('../../docs/reference-page.md', import.meta.url), 'utf8');
+    expect(doc).toContain(`${bound.toLocaleString('en-US')} bytes`);
+  });
 
   it('answers 405 for other methods, in the Error shape', async () => {
     const post = await fetch(`${api.url}/docs`, { method: 'POST' });

@@ -19,7 +19,7 @@ export interface Synthesised extends PetStoreApp {
 
 export interface SynthOptions {
   readonly context?: Record<string, unknown>;
-  /** Stacks to bundle for real (default none: bundling skipped, ~50 ms per stack). */
+  /** Stacks to bundle for real (default none: bundling skipped, as esbuild per function is slow). */
   readonly bundlingStacks?: readonly string[];
 }
 

@@ -19,14 +19,15 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-const lint = (dir: string) => {
+const lint = async (dir: string) => {
   const lines: string[] = [];
-  return { code: lintCfn(dir, (line) => lines.push(line)), output: lines.join('\n') };
+  const code = await lintCfn(dir, (line) => lines.push(line));
+  return { code, output: lines.join('\n') };
 };
 
 describe('lint:cfn', () => {
-  it('fails on a circular dependency, naming it', () => {
-    const { code, output } = lint(
+  it('fails on a circular dependency, naming it', async () => {
+    const { code, output } = await lint(
       withTemplate({
         A: { Type: 'AWS::SNS::Topic', DependsOn: 'B' },
         B: { Type: 'AWS::SNS::Topic', DependsOn: 'A' },
@@ -37,16 +38,19 @@ describe('lint:cfn', () => {
     expect(output).toContain('FAILED');
   });
 
-  it('passes a clean template', () => {
-    expect(lint(withTemplate({ Topic: { Type: 'AWS::SNS::Topic' } }))).toMatchObject({ code: 0, output: expect.stringContaining('clean') });
+  it('passes a clean template', async () => {
+    expect(await lint(withTemplate({ Topic: { Type: 'AWS::SNS::Topic' } }))).toMatchObject({
+      code: 0,
+      output: expect.stringContaining('clean'),
+    });
   });
 
-  it('fails, saying what to do, without templates or without cfn-lint', () => {
-    expect(lint(path.join(tmpdir(), 'no-such-cdk-out'))).toMatchObject({ code: 2, output: expect.stringContaining('npm run synth') });
+  it('fails, saying what to do, without templates or without cfn-lint', async () => {
+    expect(await lint(path.join(tmpdir(), 'no-such-cdk-out'))).toMatchObject({ code: 2, output: expect.stringContaining('npm run synth') });
     const savedPath = process.env.PATH;
     process.env.PATH = path.dirname(process.execPath);
     try {
-      expect(lint(withTemplate({ Topic: { Type: 'AWS::SNS::Topic' } }))).toMatchObject({
+      expect(await lint(withTemplate({ Topic: { Type: 'AWS::SNS::Topic' } }))).toMatchObject({
         code: 2,
         output: expect.stringContaining('pip install cfn-lint'),
       });

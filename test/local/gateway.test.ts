@@ -13,7 +13,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { cachedStageTemplate, REPO_ROOT, synthesizeStageTemplate } from '../../infra/local/cloud-assembly.ts';
-import { type FunctionInvoker, LocalRestApi, preferredCoding, type RequestHead } from '../../infra/local/gateway/rest-api.ts';
+import { preferredCoding } from '#lib/http/content-coding.ts';
+import { type FunctionInvoker, LocalRestApi, type RequestHead } from '../../infra/local/gateway/rest-api.ts';
 import { matchPath, methodFor } from '../../infra/local/gateway/router.ts';
 import {
   type CfnTemplate,

@@ -50,8 +50,8 @@ export async function startDynamoDbLocal(options: StartOptions = {}): Promise<Ru
   const child = spawn(
     javaCommand(),
     [
-      // Short-lived test JVM: C1 only and the serial GC start ~0.6 s sooner and, measured on a
-      // 2-core box, also served 3000 PutItems faster than the default tiered C2 + G1.
+      // Short-lived test JVM: C1 only and the serial GC start sooner, and serve a test's few
+      // thousand requests faster than the default tiered C2 + G1, which pays off only later.
       '-XX:TieredStopAtLevel=1',
       '-XX:+UseSerialGC',
       // Otherwise Java binds an IPv6 socket to ::ffff:127.0.0.1; same effect, clearer in `ss`.

@@ -225,7 +225,7 @@ export class PetStoreApi extends Construct {
   }
 
   private addRoutes(targets: PetStoreApiProps['targets'], allowedOrigins: readonly string[]): void {
-    // With allowed origins, the gateway's own answers carry CORS for them too (constructs/cors.ts).
+    // With allowed origins, the gateway's own answers carry CORS for them too (cors-preflight.ts).
     const cors = allowedOrigins.length > 0 ? { origins: allowedOrigins, originHeaders: allowedOriginHeaders } : undefined;
     // `/` and `/v1` answer 404 like any unknown path; `{proxy+}` catches every other unknown path.
     const base = this.api.root.resourceForPath(API_BASE_PATH);

@@ -11,6 +11,7 @@
  */
 import { deflateSync, gzipSync } from 'node:zlib';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { preferredCoding } from '#lib/http/content-coding.ts';
 import { toProxyEvent, type GatewayRequest } from '../lambda/lambda-event.ts';
 import { headerIn, headerOf } from './headers.ts';
 import { matchPath, methodFor } from './router.ts';
@@ -343,20 +344,6 @@ function proxyResult(value: unknown): APIGatewayProxyResult | undefined {
   if (!Number.isInteger(statusCode) || statusCode < 100 || statusCode > 599) return undefined;
   if (result.body !== undefined && result.body !== null && typeof result.body !== 'string') return undefined;
   return value as APIGatewayProxyResult;
-}
-
-/** The coding a client's Accept-Encoding prefers among those API Gateway applies (q-values honoured; gzip first on a tie). */
-export function preferredCoding(acceptEncoding: string | undefined): 'gzip' | 'deflate' | undefined {
-  if (!acceptEncoding) return undefined;
-  const weights = new Map<string, number>();
-  for (const part of acceptEncoding.split(',')) {
-    const [coding = '', ...params] = part.split(';').map((p) => p.trim().toLowerCase());
-    const q = params.find((p) => p.startsWith('q='));
-    weights.set(coding, q === undefined ? 1 : Number(q.slice(2)) || 0);
-  }
-  const weight = (coding: string) => weights.get(coding) ?? weights.get('*') ?? 0;
-  const [best] = (['gzip', 'deflate'] as const).filter((c) => weight(c) > 0).sort((a, b) => weight(b) - weight(a));
-  return best;
 }
 
 function* pairs(rawHeaders: readonly string[]): Generator<[string, string]> {
