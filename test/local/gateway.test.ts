@@ -53,8 +53,8 @@ const echo: FunctionInvoker = async (fn, event) => ({
   },
 });
 
-async function call(api: LocalRestApi, method: string, path: string, headers: Record<string, string> = {}) {
-  const request = head(method, path, headers);
+async function call(api: LocalRestApi, method: string, path: string, headers: Record<string, string> = {}, sourceIp = '127.0.0.1') {
+  const request = { ...head(method, path, headers), sourceIp };
   const result = await api.answer(api.route(request), request, Buffer.alloc(0));
   return { ...result, json: result.body ? (JSON.parse(result.body) as Record<string, unknown>) : undefined };
 }
@@ -67,9 +67,9 @@ describe('the template', () => {
       { resourcePath: '/~1v1~1docs', httpMethod: 'GET', rateLimit: 5, burstLimit: 10 },
       { resourcePath: '/~1v1~1docs~1{asset}', httpMethod: 'GET', rateLimit: 5, burstLimit: 10 },
     ]);
-    // Staging has no web ACL by default; every function has a reserved concurrency.
-    expect(definition.webAcl).toBeUndefined();
-    expect([...definition.functions.values()].map((f) => f.reservedConcurrency)).toEqual([10, 10, 10, 10]);
+    // Staging has a web ACL by default, and reserves no concurrency.
+    expect(definition.webAcl).toBeDefined();
+    expect([...definition.functions.values()].map((f) => f.reservedConcurrency)).toEqual([undefined, undefined, undefined, undefined]);
     expect([...definition.functions.values()].map((f) => f.functionName).sort()).toEqual([
       'PetStore-staging-create-pet',
       'PetStore-staging-docs',
@@ -231,26 +231,29 @@ describe('throttling from MethodSettings', () => {
 describe("a web ACL's rate rules, from the template", () => {
   let withAcl: RestApiDefinition;
   beforeAll(async () => {
+    // r = B = 10, a 1 % share: WAF's floor of 10 a minute per key and per address, below each method's bucket.
     withAcl = readRestApi(
       await synthesizeStageTemplate('staging', {
-        'staging.webAcl': 'true',
-        'staging.webAclPerKeyPerMinute': '10',
-        'staging.webAclPerIpPerMinute': '15',
+        'staging.throttlingRateLimit': '10',
+        'staging.throttlingBurstLimit': '10',
+        'staging.clientSharePercent': '1',
       }),
     );
   });
 
   it('reads both rules in priority order: per source IP, then per Authorization value, with their Block response', () => {
     expect(withAcl.webAcl?.rules.map(({ name, limit, windowSeconds, key }) => ({ name, limit, windowSeconds, key }))).toEqual([
-      { name: 'per-source-ip', limit: 15, windowSeconds: 60, key: { ip: true } },
-      { name: 'per-api-key', limit: 10, windowSeconds: 60, key: { header: 'authorization' } },
+      { name: 'per-source-ip', limit: 16, windowSeconds: 60, key: { ip: true } },
+      { name: 'per-api-key', limit: 16, windowSeconds: 60, key: { header: 'authorization' } },
     ]);
   });
 
-  it('blocks a key over its limit with the 429 Error body and Retry-After, while other keys and the keyless pass', async () => {
+  it('blocks a key over its limit with the 429 Error body and Retry-After, from any address, while other keys and the keyless pass', async () => {
     const api = new LocalRestApi(withAcl, echo, { throttling: true, maxBodyBytes: GATEWAY_MAX_BODY_BYTES });
-    const asKey = (key: string) => call(api, 'GET', '/v1/pets', { Authorization: `Bearer ${key}` });
-    for (let i = 0; i < 10; i++) expect((await asKey('one')).statusCode).toBe(200);
+    const asKey = (key: string, from = '10.0.0.1', i = 0) =>
+      call(api, 'GET', i % 2 ? '/v1/pets/1' : '/v1/pets', { Authorization: `Bearer ${key}` }, from);
+    for (let i = 0; i < 16; i++) expect((await asKey('one', '10.0.0.1', i)).statusCode).toBe(200);
+    expect((await asKey('one', '10.0.0.2')).statusCode).toBe(429);
     const blocked = await asKey('one');
     expect(blocked.statusCode).toBe(429);
     expect(blocked.headers).toEqual({
@@ -260,17 +263,19 @@ describe("a web ACL's rate rules, from the template", () => {
       'X-Content-Type-Options': 'nosniff',
     });
     expect(blocked.json).toEqual({ code: 'too_many_requests', message: expect.stringMatching(/Retry-After/), status: 429 });
-    expect((await asKey('two')).statusCode).toBe(200);
-    expect((await call(api, 'GET', '/v1/docs')).statusCode).toBe(200);
+    expect((await asKey('two', '10.0.0.3')).statusCode).toBe(200);
+    expect((await call(api, 'GET', '/v1/docs', {}, '10.0.0.3')).statusCode).toBe(200);
   });
 
   it('blocks a source IP over its limit whatever it sends, keyless or with a fresh made-up key each time', async () => {
     const api = new LocalRestApi(withAcl, echo, { throttling: true, maxBodyBytes: GATEWAY_MAX_BODY_BYTES });
     const statuses = [];
-    for (let i = 0; i < 16; i++)
-      statuses.push((await call(api, 'GET', '/v1/pets', i % 2 ? { Authorization: `Bearer k${i}` } : {})).statusCode);
-    expect(statuses.slice(0, 15).every((status) => status === 200)).toBe(true);
-    expect(statuses[15]).toBe(429);
+    for (let i = 0; i < 17; i++)
+      statuses.push(
+        (await call(api, 'GET', i % 4 < 2 ? '/v1/pets' : '/v1/pets/1', i % 2 ? { Authorization: `Bearer k${i}` } : {})).statusCode,
+      );
+    expect(statuses.slice(0, 16).every((status) => status === 200)).toBe(true);
+    expect(statuses[16]).toBe(429);
     // Unknown paths count too: the web ACL answers before the gateway routes.
     expect((await call(api, 'GET', '/nowhere')).json).toMatchObject({ code: 'too_many_requests' });
   });
@@ -299,7 +304,20 @@ describe("a web ACL's rate rules, from the template", () => {
 });
 
 describe('reserved concurrency, from the template', () => {
-  it('answers an invocation over the reservation with INTEGRATION_FAILURE (503, Retry-After) without running it', async () => {
+  let reserving: RestApiDefinition;
+  beforeAll(async () => {
+    // Each function reserves its need: list-pets 20 + ⌈20 × 0.1 s⌉ = 22.
+    reserving = readRestApi(
+      await synthesizeStageTemplate('staging', {
+        'staging.throttlingRateLimit': '20',
+        'staging.throttlingBurstLimit': '20',
+        'staging.functionDurationMs': '100',
+        'staging.reserveConcurrency': 'true',
+      }),
+    );
+  });
+
+  it('answers an invocation over the reservation, when calls outlast the budget, with INTEGRATION_FAILURE (503, Retry-After) without running it', async () => {
     const gates: (() => void)[] = [];
     let runs = 0;
     const slow: FunctionInvoker = async (fn, event, requestId) => {
@@ -307,23 +325,27 @@ describe('reserved concurrency, from the template', () => {
       await new Promise<void>((resolve) => gates.push(resolve));
       return echo(fn, event, requestId);
     };
-    const api = new LocalRestApi(definition, slow, { throttling: true, maxBodyBytes: GATEWAY_MAX_BODY_BYTES });
-    const reserved = [...definition.functions.values()].find((f) => f.functionName.endsWith('list-pets'))?.reservedConcurrency ?? 0;
-    expect(reserved).toBe(10);
-    const running = Array.from({ length: reserved }, () => call(api, 'GET', '/v1/pets'));
-    const throttled = await call(api, 'GET', '/v1/pets');
+    const api = new LocalRestApi(reserving, slow, { throttling: true, maxBodyBytes: GATEWAY_MAX_BODY_BYTES });
+    const reserved = [...reserving.functions.values()].find((f) => f.functionName.endsWith('list-pets'))?.reservedConcurrency ?? 0;
+    expect(reserved).toBe(22);
+    // The burst, then what the bucket refills (20 a second) while the held calls outlast their 100 ms.
+    const running = Array.from({ length: 20 }, (_, i) => call(api, 'GET', '/v1/pets', {}, `10.0.0.${i}`));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    running.push(call(api, 'GET', '/v1/pets', {}, '10.0.1.1'), call(api, 'GET', '/v1/pets', {}, '10.0.1.2'));
+    const throttled = await call(api, 'GET', '/v1/pets', {}, '10.0.1.3');
     expect(throttled.statusCode).toBe(503);
     expect(throttled.headers).toMatchObject({ 'Retry-After': '1', 'Content-Type': 'application/json', 'X-Request-Id': 'req-1' });
     expect(throttled.json).toMatchObject({ code: 'service_unavailable', status: 503 });
     expect(runs).toBe(reserved);
     // Another function has its own reservation.
-    const other = call(api, 'GET', '/v1/pets/1');
+    const other = call(api, 'GET', '/v1/pets/1', {}, '10.0.1.4');
     await new Promise((resolve) => setImmediate(resolve));
     expect(runs).toBe(reserved + 1);
     for (const open of gates) open();
     expect((await Promise.all([...running, other])).map((r) => r.statusCode)).toEqual(Array(reserved + 1).fill(200));
     // Back under the reservation: it runs again.
-    const again = call(api, 'GET', '/v1/pets');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const again = call(api, 'GET', '/v1/pets', {}, '10.0.1.5');
     await new Promise((resolve) => setImmediate(resolve));
     gates.at(-1)?.();
     expect((await again).statusCode).toBe(200);

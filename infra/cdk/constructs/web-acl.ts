@@ -31,6 +31,8 @@ export interface WebAclProps {
   readonly perKeyPerMinute: number;
   /** Requests per minute one source IP may make. */
   readonly perIpPerMinute: number;
+  /** Requests per minute one source IP may make to the docs routes. */
+  readonly docsPerIpPerMinute: number;
 }
 
 export class WebAcl extends Construct {
