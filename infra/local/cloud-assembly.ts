@@ -115,12 +115,13 @@ export function readAssemblyStage(dir: string, stage: StageName): AssemblyStage 
 }
 
 /**
- * Runs `cdk synth` for one stage into `outdir`, exactly as an operator's synth before a deploy
- * (cdk.json, cdk-nag, bundling of that stage's functions).
+ * Runs `cdk synth` for one stage (or several) into `outdir`, exactly as an operator's synth before
+ * a deploy (cdk.json, cdk-nag, bundling of those stages' functions).
  */
-export async function synthesizeCloudAssembly(stage: StageName, outdir: string): Promise<void> {
+export async function synthesizeCloudAssembly(stages: StageName | readonly StageName[], outdir: string): Promise<void> {
   const cdk = path.join(REPO_ROOT, 'node_modules/.bin/cdk');
-  await promisify(execFile)(cdk, ['synth', '--quiet', '--exclusively', '--output', outdir, stackName(stage)], {
+  const stacks = (typeof stages === 'string' ? [stages] : stages).map(stackName);
+  await promisify(execFile)(cdk, ['synth', '--quiet', '--exclusively', '--output', outdir, ...stacks], {
     cwd: REPO_ROOT,
     maxBuffer: 16 * 1024 * 1024,
   });
