@@ -220,7 +220,8 @@ const stageContext = z.strictObject({
 });
 type StageContext = z.infer<typeof stageContext>;
 
-const KNOWN_KEYS: readonly string[] = Object.keys(stageContext.shape);
+/** Every key a stage takes in cdk.json or `-c <stage>.<key>=…`. */
+export const STAGE_SETTING_KEYS: readonly string[] = Object.keys(stageContext.shape);
 
 /** Settings that are off unless given on the command line (not in cdk.json). */
 const OFF_UNLESS_GIVEN = { hotfix: false } as const;
@@ -239,7 +240,7 @@ export function readStageSettings(stage: StageName, readContext: ContextReader):
   for (const stages of [cdkJsonContext()[STAGES_CONTEXT_KEY], readContext(STAGES_CONTEXT_KEY)]) {
     Object.assign(raw, stageEntry(stage, parseMaybeJson(stages, STAGES_CONTEXT_KEY)));
   }
-  for (const key of KNOWN_KEYS) {
+  for (const key of STAGE_SETTING_KEYS) {
     const flat = readContext(`${stage}.${key}`);
     if (flat !== undefined) raw[key] = flat;
   }
