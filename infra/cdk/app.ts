@@ -10,7 +10,8 @@ import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { ACCOUNT_STACK_NAME, PetStoreAccountStack } from './account-stack.ts';
 import { PetStoreStack } from './stage-stack.ts';
-import { STAGE_NAMES, type StageName, readStageSettings, stackName } from './stages.ts';
+import { capacityProblems } from './capacity.ts';
+import { STAGE_NAMES, type StageName, type StageSettings, readStageSettings, stackName } from './stages.ts';
 
 export interface BuildAppOptions {
   /** Cloud assembly directory; the CLI passes its own through the environment. */
@@ -35,12 +36,26 @@ export function buildApp(options: BuildAppOptions = {}): PetStoreApp {
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
 
   const account = new PetStoreAccountStack(app, ACCOUNT_STACK_NAME);
+  const settings = STAGE_NAMES.map((stage) => readStageSettings(stage, (key) => app.node.tryGetContext(key)));
+  checkCapacity(settings);
   const stacks = {} as Record<StageName, PetStoreStack>;
-  for (const stage of STAGE_NAMES) {
-    const settings = readStageSettings(stage, (key) => app.node.tryGetContext(key));
-    stacks[stage] = new PetStoreStack(app, stackName(stage), { settings });
-  }
+  for (const stage of settings) stacks[stage.stage] = new PetStoreStack(app, stackName(stage.stage), { settings: stage });
   return { app, stacks, account };
+}
+
+/**
+ * The capacity model's checks over every stage at once, since stages that may share an account
+ * share its concurrency: settings an account cannot hold fail the synth (capacity.ts).
+ */
+export function checkCapacity(stages: readonly StageSettings[]): void {
+  const problems = capacityProblems(
+    stages.map((settings) => ({
+      stage: settings.stage,
+      settings,
+      environment: settings.env ? `${settings.env.account}/${settings.env.region}` : undefined,
+    })),
+  );
+  if (problems.length > 0) throw new Error(problems.join('\n'));
 }
 
 if (import.meta.main) {

@@ -18,6 +18,7 @@ import { Monitoring } from './constructs/monitoring.ts';
 import { PetStoreApi } from './constructs/pet-store-api.ts';
 import { OUTPUT_IDS, type StageSettings, tableNameOutputId } from './stages.ts';
 import { pascal } from './pascal.ts';
+import { DOCS_FUNCTION, stageCapacity } from './capacity.ts';
 
 type FunctionName = Route['functionName'];
 
@@ -90,6 +91,12 @@ export class PetStoreStack extends Stack {
     const stageFunction = { logRetention, logLevel: settings.logLevel, logRemovalPolicy, tracing: settings.tracing };
 
     this.tables = new DataTables(this, 'Tables', { protectData: settings.production });
+    // Each function's reservation, when the stage reserves: its methods' concurrency need (capacity.ts).
+    const capacity = stageCapacity(settings);
+    const reservation = (name: string) => {
+      const reserved = capacity.functions.find((f) => f.functionName === name)?.reservedConcurrency;
+      return reserved === undefined ? {} : { reservedConcurrency: reserved };
+    };
 
     const functionNames = [...new Set(routes.map((r) => r.functionName))];
     const functions = {} as Record<FunctionName, ApiFunction>;
@@ -100,7 +107,7 @@ export class PetStoreStack extends Stack {
         description: `Pet Store ${settings.stage}: ${describeRoutes(name)}`,
         ...stageFunction,
         retainVersions: settings.production,
-        reservedConcurrency: settings.reservedConcurrency,
+        ...reservation(name),
         environment: {
           [ENV.keyCacheSeconds]: String(settings.apiKeyCacheSeconds),
           ...(settings.allowedOrigins.length > 0 ? { [ENV.allowedOrigins]: settings.allowedOrigins.join(',') } : {}),
@@ -133,10 +140,10 @@ export class PetStoreStack extends Stack {
     // The API reference page (GET /v1/docs): public, no table, no canary (it serves files only).
     this.referenceFunction = new ApiFunction(this, 'Docs', {
       entry: 'functions/docs.ts',
-      functionName: `${this.stackName}-docs`,
+      functionName: `${this.stackName}-${DOCS_FUNCTION}`,
       description: `Pet Store ${settings.stage}: GET /v1/docs (API reference page)`,
       ...stageFunction,
-      reservedConcurrency: settings.docsThrottlingBurstLimit,
+      ...reservation(DOCS_FUNCTION),
       bundledFiles: {
         sources: Object.keys(REFERENCE_ASSETS).map((name) => `node_modules/swagger-ui-dist/${name}`),
         into: BUNDLED_ASSETS_DIR,

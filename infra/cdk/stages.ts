@@ -10,6 +10,8 @@
 import { readFileSync } from 'node:fs';
 import * as z from 'zod';
 import { LOG_LEVELS, type LogLevel } from '#lib/http/log.ts';
+import { TIMEOUT_SECONDS } from './function-limits.ts';
+import type { CapacitySettings } from './capacity.ts';
 
 export const STAGE_NAMES = ['staging', 'production'] as const;
 export type StageName = (typeof STAGE_NAMES)[number];
@@ -62,12 +64,12 @@ export interface PinnedEnvironment {
   readonly region: string;
 }
 
-export interface StageSettings {
+/**
+ * The capacity settings (throttles, duration budget, account concurrency, client share,
+ * reservations) are `CapacitySettings`; every limit follows from them (capacity.ts).
+ */
+export interface StageSettings extends CapacitySettings {
   readonly stage: StageName;
-  /** Steady-state requests per second per method, enforced by API Gateway (then 429). */
-  readonly throttlingRateLimit: number;
-  /** Requests API Gateway accepts in a burst above the rate. */
-  readonly throttlingBurstLimit: number;
   /** Retention of function, access and execution logs, in days (a CloudWatch Logs retention value). */
   readonly logRetentionDays: number;
   /** How long a function may cache an API key lookup; the functions cap it at 60. */
@@ -87,36 +89,11 @@ export interface StageSettings {
    */
   readonly minimumCompressionSizeBytes: number;
   /**
-   * An AWS WAF web ACL on the stage with two rate-based rules, each over the last minute: requests
-   * per `Authorization` header value (per API key, and per made-up key) and requests per source IP
-   * (keyless floods, the docs). Over either limit a client gets 429 `too_many_requests` from WAF,
-   * before API Gateway's throttle, which all clients share, or any function runs. Production: on
-   * (one key can take a tenth of a method's stage rate, one address a fifth); staging: off, since
-   * load tests drive one key from one machine far past these limits.
+   * An AWS WAF web ACL on the stage: per-client limits in front of the methods' token buckets,
+   * which all clients share; its limits are derived from the capacity settings (capacity.ts). On
+   * in both stages: without it, one address's keyless flood empties a method's bucket for everyone.
    */
   readonly webAcl: boolean;
-  /** Requests per minute one `Authorization` value may make (WAF's least is 10). */
-  readonly webAclPerKeyPerMinute: number;
-  /** Requests per minute one source IP may make, keyed or not: at least the per-key limit. */
-  readonly webAclPerIpPerMinute: number;
-  /**
-   * Reserved concurrency of each API function: at most this many run at once, and the account's
-   * other functions keep the rest. Derived as stage rate × 0.2 s: the stage throttle is carried
-   * while a call takes up to 200 ms, far more than a warm call (BENCHMARKS.md). When DynamoDB slows
-   * and a call takes ~5 s of bounded retries, a function carries this ÷ 5 s and the rest get 503
-   * with Retry-After at once, instead of 500 req/s × 5 s = 2,500 executions taking the account
-   * (default quota 1,000, of which Lambda keeps 100 unreserved). At worst, every call running to
-   * the functions' 10 s timeout, a function still answers this ÷ 10 s. Raise it with the stage
-   * rate; keep the sum over all stages in the account within the account quota minus 100.
-   */
-  readonly reservedConcurrency: number;
-  /**
-   * Method throttle of each docs route (`GET /v1/docs`, `GET /v1/docs/{asset}`): far below the
-   * stage's, since an asset is up to 1.7 MB answered to a 200-byte request without a key, and
-   * browsers cache the assets for a year. The docs function reserves this burst as its concurrency.
-   */
-  readonly docsThrottlingRateLimit: number;
-  readonly docsThrottlingBurstLimit: number;
   /**
    * Production, for one deploy during an incident (`-c production.hotfix=true`): the canary
    * ignores its alarms, which are firing already, and shifts all traffic at once. Never in cdk.json.
@@ -165,17 +142,26 @@ const compressionSize = z.preprocess(
     .int({ error: COMPRESSION_SIZE_ERROR })
     .check(z.gte(0, { error: COMPRESSION_SIZE_ERROR }), z.lte(10_485_760, { error: COMPRESSION_SIZE_ERROR })),
 );
-/** WAF's range for a rate-based rule's limit. */
-const WAF_LIMIT_ERROR = 'must be a whole number of requests from 10 to 2000000000';
-const wafLimit = z.preprocess(
-  (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
-  z.int({ error: WAF_LIMIT_ERROR }).check(z.gte(10, { error: WAF_LIMIT_ERROR }), z.lte(2_000_000_000, { error: WAF_LIMIT_ERROR })),
+/** A whole number from `min` (to `max`), from cdk.json or the string `-c` gives. */
+const wholeNumber = (error: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
+    z.int({ error }).check(z.gte(min, { error }), z.lte(max, { error })),
+  );
+/** A token bucket's size: whole requests. */
+const burst = wholeNumber('must be a whole number of requests from 1', 1);
+/** The duration budget: no call runs past the functions' timeout. */
+const MAX_DURATION_MS = TIMEOUT_SECONDS * 1000;
+const durationMs = wholeNumber(
+  `must be a whole number of milliseconds from 1 to ${MAX_DURATION_MS} (the functions' timeout)`,
+  1,
+  MAX_DURATION_MS,
 );
-/** Lambda's reserved concurrency: a whole number of executions, at least 1 (0 would stop the function). */
-const CONCURRENCY_ERROR = 'must be a whole number of executions from 1';
-const concurrency = z.preprocess(
+const accountConcurrency = wholeNumber('must be a whole number of concurrent executions from 1', 1);
+const PERCENT_ERROR = 'must be a percentage above 0, at most 100';
+const percent = z.preprocess(
   (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
-  z.int({ error: CONCURRENCY_ERROR }).check(z.gte(1, { error: CONCURRENCY_ERROR })),
+  z.number({ error: PERCENT_ERROR }).check(z.positive({ error: PERCENT_ERROR }), z.lte(100, { error: PERCENT_ERROR })),
 );
 /** The most origins one stage allows: each is a mock status 201..299 (infra/cdk/constructs/cors-preflight.ts). */
 export const MAX_ALLOWED_ORIGINS = 99;
@@ -205,7 +191,13 @@ const optionalText = (check?: z.ZodString) =>
 /** Every context key a stage takes, checked one by one; `settingsSchema` adds the rules across keys. */
 const stageContext = z.strictObject({
   throttlingRateLimit: positiveNumber,
-  throttlingBurstLimit: positiveNumber,
+  throttlingBurstLimit: burst,
+  docsThrottlingRateLimit: positiveNumber,
+  docsThrottlingBurstLimit: burst,
+  functionDurationMs: durationMs,
+  accountConcurrency,
+  clientSharePercent: percent,
+  reserveConcurrency: flag,
   logRetentionDays: positiveNumber,
   apiKeyCacheSeconds: positiveNumber,
   alarm5xxRatePercent: positiveNumber,
@@ -214,11 +206,6 @@ const stageContext = z.strictObject({
   tracing: flag,
   minimumCompressionSizeBytes: compressionSize,
   webAcl: flag,
-  webAclPerKeyPerMinute: wafLimit,
-  webAclPerIpPerMinute: wafLimit,
-  reservedConcurrency: concurrency,
-  docsThrottlingRateLimit: positiveNumber,
-  docsThrottlingBurstLimit: concurrency,
   hotfix: flag,
   alarmEmail: optionalText(z.string().check(z.regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, { error: 'is not an e-mail address' }))),
   domainName: optionalText(),
@@ -233,7 +220,8 @@ const stageContext = z.strictObject({
 });
 type StageContext = z.infer<typeof stageContext>;
 
-const KNOWN_KEYS: readonly string[] = Object.keys(stageContext.shape);
+/** Every key a stage takes in cdk.json or `-c <stage>.<key>=…`. */
+export const STAGE_SETTING_KEYS: readonly string[] = Object.keys(stageContext.shape);
 
 /** Settings that are off unless given on the command line (not in cdk.json). */
 const OFF_UNLESS_GIVEN = { hotfix: false } as const;
@@ -252,7 +240,7 @@ export function readStageSettings(stage: StageName, readContext: ContextReader):
   for (const stages of [cdkJsonContext()[STAGES_CONTEXT_KEY], readContext(STAGES_CONTEXT_KEY)]) {
     Object.assign(raw, stageEntry(stage, parseMaybeJson(stages, STAGES_CONTEXT_KEY)));
   }
-  for (const key of KNOWN_KEYS) {
+  for (const key of STAGE_SETTING_KEYS) {
     const flat = readContext(`${stage}.${key}`);
     if (flat !== undefined) raw[key] = flat;
   }
@@ -294,9 +282,6 @@ function settingsOf(stage: StageName, values: StageContext): StageSettings {
   }
   if (values.docsThrottlingBurstLimit < values.docsThrottlingRateLimit) {
     throw new Error(`stage "${stage}" setting "docsThrottlingBurstLimit" must be at least docsThrottlingRateLimit.`);
-  }
-  if (values.webAclPerIpPerMinute < values.webAclPerKeyPerMinute) {
-    throw new Error(`stage "${stage}" setting "webAclPerIpPerMinute" must be at least webAclPerKeyPerMinute.`);
   }
   const { domainName, certificateArn, hostedZoneId, hostedZoneName, account, region, alarmEmail, allowedOrigins, ...rest } = values;
   return {

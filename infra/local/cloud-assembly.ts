@@ -114,15 +114,16 @@ export function readAssemblyStage(dir: string, stage: StageName): AssemblyStage 
 }
 
 /**
- * Runs `cdk synth` for one stage into `outdir`, exactly as an operator's synth before a deploy
- * (cdk.json, cdk-nag, bundling of that stage's functions). In a process group of its own, so an
- * interrupted start stops it and the app it runs.
+ * Runs `cdk synth` for one stage (or several) into `outdir`, exactly as an operator's synth before
+ * a deploy (cdk.json, cdk-nag, bundling of those stages' functions). In a process group of its own,
+ * so an interrupted start stops it and the app it runs.
  */
-export async function synthesizeCloudAssembly(stage: StageName, outdir: string): Promise<void> {
+export async function synthesizeCloudAssembly(stages: StageName | readonly StageName[], outdir: string): Promise<void> {
   const cdk = path.join(REPO_ROOT, 'node_modules/.bin/cdk');
-  const run = await runInGroup(cdk, ['synth', '--quiet', '--exclusively', '--output', outdir, stackName(stage)], { cwd: REPO_ROOT });
+  const stacks = (typeof stages === 'string' ? [stages] : stages).map(stackName);
+  const run = await runInGroup(cdk, ['synth', '--quiet', '--exclusively', '--output', outdir, ...stacks], { cwd: REPO_ROOT });
   if (run.status !== 0)
-    throw new Error(`cdk synth ${stackName(stage)} failed (${run.status ?? run.signal}): ${run.stderr.trim().slice(-4000)}`);
+    throw new Error(`cdk synth ${stacks.join(' ')} failed (${run.status ?? run.signal}): ${run.stderr.trim().slice(-4000)}`);
 }
 
 /**

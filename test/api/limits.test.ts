@@ -1,28 +1,56 @@
 /**
  * The stage's limits end to end, over HTTP through local mode with its limits on: the staging
- * template with the web ACL turned on and low limits, so a client over a rate rule gets WAF's 429
- * in the Error shape, and a function over its reserved concurrency gets the gateway's 503.
+ * template with low capacity settings, so a client over a rate rule gets WAF's 429 in the Error
+ * shape, and calls that outlast the duration budget fill a function's reservation and get the
+ * gateway's 503.
  */
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CapacitySettings, stageCapacity } from '../../infra/cdk/capacity.ts';
+import { readStageSettings } from '../../infra/cdk/stages.ts';
 import { generateApiKey } from '#lib/auth/api-keys.ts';
 import { synthesizeStageTemplate } from '../../infra/local/cloud-assembly.ts';
 import type { CfnTemplate } from '../../infra/local/gateway/template.ts';
 import { type LocalStack, startLocalStack } from '../../infra/local/local-stack.ts';
 import type { ProxyHandler } from '../../infra/local/lambda/source-functions.ts';
 
-const PER_KEY = 10;
-const PER_IP = 30;
-const RESERVED = 2;
+/** r = B = 20 and a 1 % share: a key, and an address, may make 20 + ⌈0.01 × 60 × 20⌉ = 32 requests a minute. */
+const CONTEXT = {
+  'staging.throttlingRateLimit': '20',
+  'staging.throttlingBurstLimit': '20',
+  'staging.clientSharePercent': '1',
+  'staging.functionDurationMs': '100',
+  'staging.reserveConcurrency': 'true',
+};
+const settings: CapacitySettings = readStageSettings('staging', (key) => CONTEXT[key as keyof typeof CONTEXT]);
+const capacity = stageCapacity(settings);
+const PER_KEY = capacity.webAcl.perKeyPerMinute;
+/** list-pets' reservation: 20 + ⌈20 × 0.1 s⌉ = 22. */
+const RESERVED = capacity.functions.find((f) => f.functionName === 'list-pets')?.reservedConcurrency ?? 0;
+/** Paths on different methods, each with its own token bucket of 20: WAF's count, not a bucket, binds first. */
+const KEYED_PATHS = ['/pets?limit=1', '/pets/0000000000000000', '/nowhere', '/openapi.json'];
 
 let template: CfnTemplate;
 beforeAll(async () => {
-  template = await synthesizeStageTemplate('staging', {
-    'staging.webAcl': 'true',
-    'staging.webAclPerKeyPerMinute': String(PER_KEY),
-    'staging.webAclPerIpPerMinute': String(PER_IP),
-    'staging.reservedConcurrency': String(RESERVED),
-  });
+  template = await synthesizeStageTemplate('staging', CONTEXT);
 }, 60_000);
+
+/** GET from a chosen loopback address (127.0.0.1, 127.0.0.2, …): WAF counts per source address. */
+function getFrom(localAddress: string, url: string, headers: Record<string, string> = {}): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { localAddress, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const out = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') out.set(name, value);
+        resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 0, headers: out }));
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 const stacks: LocalStack[] = [];
 afterAll(async () => {
@@ -45,26 +73,31 @@ async function expectRateLimited(res: Response): Promise<void> {
 }
 
 describe('the web ACL, from the template', () => {
-  it('gives one API key its limit per minute, then 429, while another key is still served', async () => {
+  it('gives one API key its limit per minute, then 429, from any address, while another key elsewhere is still served', async () => {
     const apiKey = generateApiKey();
     const { url } = await start({ apiKey });
-    const asKey = (key: string) => fetch(`${url}/pets?limit=1`, { headers: { Authorization: `Bearer ${key}` } });
-    for (let i = 0; i < PER_KEY; i++) expect((await asKey(apiKey)).status).toBe(200);
-    await expectRateLimited(await asKey(apiKey));
-    // Counted per Authorization value: another (here unknown) key reaches the function, which says 401.
-    expect((await asKey(generateApiKey())).status).toBe(401);
+    const asKey = (from: string, key: string, i = 0) =>
+      getFrom(from, `${url}${KEYED_PATHS[i % KEYED_PATHS.length]}`, { Authorization: `Bearer ${key}` });
+    for (let i = 0; i < PER_KEY; i++) expect((await asKey('127.0.0.1', apiKey, i)).status).toBeLessThan(429);
+    await expectRateLimited(await asKey('127.0.0.1', apiKey));
+    // Counted per key: the same key from another address is over its limit too.
+    await expectRateLimited(await asKey('127.0.0.2', apiKey));
+    // Another (here unknown) key from another address reaches the function, which says 401.
+    expect((await asKey('127.0.0.3', generateApiKey())).status).toBe(401);
   });
 
-  it('gives one source its limit per minute without any key, e.g. on the public document, then 429', async () => {
+  it('gives one source address its limit per minute without any key, then 429', async () => {
     const { url } = await start();
-    for (let i = 0; i < PER_IP; i++) expect((await fetch(`${url}/openapi.json`)).status).toBe(200);
-    await expectRateLimited(await fetch(`${url}/openapi.json`));
-    await expectRateLimited(await fetch(`${url}/docs`));
+    for (let i = 0; i < PER_KEY; i++)
+      expect((await getFrom('127.0.0.1', `${url}${KEYED_PATHS[i % KEYED_PATHS.length]}`)).status).not.toBe(429);
+    await expectRateLimited(await getFrom('127.0.0.1', `${url}/openapi.json`));
+    await expectRateLimited(await getFrom('127.0.0.1', `${url}/docs`));
+    expect((await getFrom('127.0.0.2', `${url}/openapi.json`)).status).toBe(200);
   });
 });
 
 describe('reserved concurrency, from the template', () => {
-  it('answers a request over the function reservation with 503 service_unavailable and Retry-After, without running it', async () => {
+  it('answers a request over the reservation, when calls outlast the duration budget, with 503 and Retry-After, without running it', async () => {
     const apiKey = generateApiKey();
     const { handler: listPets } = (await import('../../functions/list-pets.ts')) as { handler: ProxyHandler };
     let entered = 0;
@@ -76,7 +109,10 @@ describe('reserved concurrency, from the template', () => {
     };
     const { url } = await start({ apiKey, handlers: { 'list-pets': held } });
     const list = () => fetch(`${url}/pets`, { headers: { Authorization: `Bearer ${apiKey}` } });
-    const running = Array.from({ length: RESERVED }, list);
+    // The burst, then what the bucket refills while the held calls outlast the 100 ms budget.
+    const running = Array.from({ length: settings.throttlingBurstLimit }, list);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    running.push(...Array.from({ length: RESERVED - settings.throttlingBurstLimit }, list));
     await expect.poll(() => entered).toBe(RESERVED);
     const throttled = await list();
     expect(throttled.status).toBe(503);

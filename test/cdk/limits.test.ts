@@ -1,7 +1,9 @@
 /**
- * The limits of each stage on its template: the WAF web ACL (production by default) with its keyless
- * 401 and per-client rate rules, each answering in the Error shape, reserved concurrency on every function, what a client
- * gets when a function is throttled, and the docs routes' own method throttle.
+ * The limits of each stage on its template, as the capacity model derives them: the WAF web ACL
+ * (both stages by default) with its keyless 401 and per-client rate rules, each answering in the
+ * Error shape, reserved concurrency only when the stage reserves (each function's need), what a
+ * client gets when a function is throttled, and the methods' throttles; settings an account cannot
+ * hold fail the synth.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
@@ -14,26 +16,39 @@ import {
   WEB_ACL_WINDOW_SECONDS,
 } from '../../infra/cdk/constructs/web-acl.ts';
 import { routes } from '#lib/routes.ts';
-import { readStageSettings, STAGE_NAMES } from '../../infra/cdk/stages.ts';
+import { stageCapacity } from '../../infra/cdk/capacity.ts';
+import { buildApp } from '../../infra/cdk/app.ts';
+import { cdkJsonContext, readStageSettings, STAGE_NAMES } from '../../infra/cdk/stages.ts';
 import { logicalId, resourcesOf, synth } from './synth.ts';
 
 const app = synth();
-const staged = synth({ context: { 'staging.webAcl': 'true', 'staging.webAclPerKeyPerMinute': '20' } });
+const reserving = synth({ context: { 'staging.reserveConcurrency': 'true', 'production.reserveConcurrency': 'true' } });
 afterAll(() => {
   app.cleanup();
-  staged.cleanup();
+  reserving.cleanup();
 });
 
 describe('the web ACL', () => {
   const production = app.templates.production;
   const settings = readStageSettings('production', () => undefined);
+  const limits = stageCapacity(settings).webAcl;
 
-  it('is on in production and off in staging by default, each stage saying why in its settings', () => {
-    expect(settings.webAcl).toBe(true);
-    expect(readStageSettings('staging', () => undefined).webAcl).toBe(false);
-    production.resourceCountIs('AWS::WAFv2::WebACL', 1);
-    app.templates.staging.resourceCountIs('AWS::WAFv2::WebACL', 0);
-    app.templates.staging.resourceCountIs('AWS::WAFv2::WebACLAssociation', 0);
+  it('is on in both stages by default', () => {
+    for (const stage of STAGE_NAMES) {
+      expect(readStageSettings(stage, () => undefined).webAcl).toBe(true);
+      app.templates[stage].resourceCountIs('AWS::WAFv2::WebACL', 1);
+      app.templates[stage].resourceCountIs('AWS::WAFv2::WebACLAssociation', 1);
+    }
+  });
+
+  it('is off when a stage turns it off', () => {
+    const off = synth({ context: { 'staging.webAcl': 'false' } });
+    try {
+      off.templates.staging.resourceCountIs('AWS::WAFv2::WebACL', 0);
+      off.templates.staging.resourceCountIs('AWS::WAFv2::WebACLAssociation', 0);
+    } finally {
+      off.cleanup();
+    }
   });
 
   type Rule = {
@@ -74,7 +89,7 @@ describe('the web ACL', () => {
   it('limits each source IP over a one-minute window, and each API key however its Authorization value is spelt', () => {
     expect(rule('per-source-ip').Statement.RateBasedStatement).toEqual({
       AggregateKeyType: 'IP',
-      Limit: settings.webAclPerIpPerMinute,
+      Limit: limits.perIpPerMinute,
       EvaluationWindowSec: 60,
     });
     expect(rule('per-api-key').Statement.RateBasedStatement).toEqual({
@@ -90,7 +105,7 @@ describe('the web ACL', () => {
           },
         },
       ],
-      Limit: settings.webAclPerKeyPerMinute,
+      Limit: limits.perKeyPerMinute,
       EvaluationWindowSec: 60,
     });
   });
@@ -191,14 +206,17 @@ describe('the web ACL', () => {
     );
   });
 
-  it('follows the stage settings: on in staging when asked, with its limits', () => {
-    const [acl] = Object.values(resourcesOf(staged.templates.staging, 'AWS::WAFv2::WebACL'));
-    const rules = (acl?.Properties?.Rules ?? []) as { Name: string; Statement: { RateBasedStatement?: { Limit: number } } }[];
-    const limit = (name: string) => rules.find((r) => r.Name === name)?.Statement.RateBasedStatement?.Limit;
-    expect(limit('per-source-ip')).toBe(readStageSettings('staging', () => undefined).webAclPerIpPerMinute);
-    expect(limit('per-api-key')).toBe(20);
-    expect(JSON.stringify(acl?.Properties)).toContain('"RegexString":"^/+staging/+v1/+(?:pets|pets/+[^/]+)/*$"');
-    staged.templates.staging.resourceCountIs('AWS::WAFv2::WebACLAssociation', 1);
+  it("takes its limits from the model: each stage's per-key, per-address and docs per-address limits", () => {
+    for (const stage of STAGE_NAMES) {
+      const [acl] = Object.values(resourcesOf(app.templates[stage], 'AWS::WAFv2::WebACL'));
+      const rules = (acl?.Properties?.Rules ?? []) as { Name: string; Statement: { RateBasedStatement?: { Limit: number } } }[];
+      const limit = (name: string) => rules.find((r) => r.Name === name)?.Statement.RateBasedStatement?.Limit;
+      const derived = stageCapacity(readStageSettings(stage, () => undefined)).webAcl;
+      expect(limit('per-source-ip')).toBe(derived.perIpPerMinute);
+      expect(limit('per-api-key')).toBe(derived.perKeyPerMinute);
+      expect(limit('docs-per-source-ip')).toBe(derived.docsPerIpPerMinute);
+      expect(JSON.stringify(acl?.Properties)).toContain(`"RegexString":"^/+${stage}/+v1/+(?:pets|pets/+[^/]+)/*$"`);
+    }
   });
 });
 
@@ -206,14 +224,29 @@ describe.each(STAGE_NAMES)('%s function limits', (stage) => {
   const template = app.templates[stage];
   const settings = readStageSettings(stage, () => undefined);
 
-  it('reserves concurrency for every function: the stage setting for the API functions, the docs burst for docs', () => {
+  it('reserves no concurrency by default: a first deploy must succeed on an account with a reduced quota', () => {
     const functions = resourcesOf(template, 'AWS::Lambda::Function');
-    const docsId = logicalId(app.stacks[stage].referenceFunction);
     expect(Object.keys(functions).length).toBeGreaterThan(1);
+    for (const [id, fn] of Object.entries(functions)) expect(fn.Properties?.ReservedConcurrentExecutions, id).toBeUndefined();
+  });
+
+  it("with reserveConcurrency, reserves each function its methods' need: the burst is served", () => {
+    const stack = reserving.stacks[stage];
+    const capacity = stageCapacity({ ...settings, reserveConcurrency: true });
+    const functions = resourcesOf(reserving.templates[stage], 'AWS::Lambda::Function');
+    const byId = Object.fromEntries(
+      [...Object.entries(stack.functions), ['docs', stack.referenceFunction] as const].map(([name, fn]) => [logicalId(fn), name]),
+    );
+    expect(Object.keys(functions).sort()).toEqual(Object.keys(byId).sort());
     for (const [id, fn] of Object.entries(functions)) {
-      const expected = id === docsId ? settings.docsThrottlingBurstLimit : settings.reservedConcurrency;
-      expect(fn.Properties?.ReservedConcurrentExecutions, id).toBe(expected);
+      const need = capacity.functions.find((f) => f.functionName === byId[id])?.concurrencyNeed;
+      expect(fn.Properties?.ReservedConcurrentExecutions, id).toBe(need);
     }
+    // One method's function: at least that method's burst, plus its rate for one duration budget.
+    const createPet = capacity.functions.find((f) => f.functionName === 'create-pet');
+    expect(createPet?.reservedConcurrency).toBe(
+      settings.throttlingBurstLimit + Math.ceil((settings.throttlingRateLimit * settings.functionDurationMs) / 1000),
+    );
   });
 
   it('answers a throttled function (INTEGRATION_FAILURE) with 503 service_unavailable and Retry-After', () => {
@@ -237,5 +270,40 @@ describe.each(STAGE_NAMES)('%s function limits', (stage) => {
       ]),
     );
     expect(settings.docsThrottlingRateLimit).toBeLessThan(settings.throttlingRateLimit);
+  });
+
+  it('throttles every other method by the stage default, which API Gateway applies to each method on its own', () => {
+    const [stageResource] = Object.values(resourcesOf(template, 'AWS::ApiGateway::Stage'));
+    const methodSettings = stageResource?.Properties?.MethodSettings as Record<string, unknown>[];
+    expect(methodSettings).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          ResourcePath: '/*',
+          HttpMethod: '*',
+          ThrottlingRateLimit: settings.throttlingRateLimit,
+          ThrottlingBurstLimit: settings.throttlingBurstLimit,
+        }),
+      ]),
+    );
+  });
+});
+
+describe('settings an account cannot hold', () => {
+  const build = (context: Record<string, unknown>) => () =>
+    buildApp({ outdir: reserving.outdir, context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [], ...context } });
+
+  it('fail the synth when the stages together admit more than the account runs, naming the settings and numbers', () => {
+    expect(build({ 'production.throttlingRateLimit': '500', 'production.throttlingBurstLimit': '1000' })).toThrow(
+      'stages "staging" and "production" share an account: their methods admit 352 + 3,322 = 3,674 concurrent executions ' +
+        '(throttlingBurstLimit + throttlingRateLimit × functionDurationMs, per method), above accountConcurrency 1,000.',
+    );
+  });
+
+  it('fail the synth when reservations would leave Lambda less than its 100 unreserved', () => {
+    expect(
+      build({ 'staging.reserveConcurrency': 'true', 'production.reserveConcurrency': 'true', 'staging.accountConcurrency': '900' }),
+    ).toThrow(
+      /their functions reserve 352 \+ 532 = 884 concurrent executions \(reserveConcurrency in "staging" and "production".*above accountConcurrency 900 minus the 100 Lambda keeps unreserved \(800\)/,
+    );
   });
 });

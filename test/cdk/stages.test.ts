@@ -35,6 +35,11 @@ describe('stage settings', () => {
     expect(read('staging').alarmEmail).toBeUndefined();
   });
 
+  it('reserves no concurrency and turns the web ACL on in both stages by default', () => {
+    for (const stage of STAGE_NAMES) expect(read(stage)).toMatchObject({ reserveConcurrency: false, webAcl: true });
+    expect(read('production', { 'production.reserveConcurrency': 'true' }).reserveConcurrency).toBe(true);
+  });
+
   it('takes nested cdk.json values, then flat -c strings', () => {
     const settings = read('staging', {
       stages: { staging: { throttlingRateLimit: 5, throttlingBurstLimit: 10 } },
@@ -90,9 +95,19 @@ describe('stage settings', () => {
     [{ 'staging.minimumCompressionSizeBytes': 20_000_000 }, /minimumCompressionSizeBytes" must be a whole number/],
     [{ 'staging.account': '12345', 'staging.region': 'eu-west-1' }, /12-digit AWS account id/],
     [{ 'staging.account': '123456789012', 'staging.region': 'Europe' }, /not an AWS region/],
-    [{ 'staging.webAclPerKeyPerMinute': '5' }, /webAclPerKeyPerMinute" must be a whole number of requests from 10/],
-    [{ 'staging.webAclPerIpPerMinute': '100' }, /webAclPerIpPerMinute" must be at least webAclPerKeyPerMinute/],
-    [{ 'staging.reservedConcurrency': '0' }, /reservedConcurrency" must be a whole number of executions from 1/],
+    [{ 'staging.throttlingBurstLimit': '100.5' }, /throttlingBurstLimit" must be a whole number of requests from 1, got "100.5"/],
+    [
+      { 'staging.functionDurationMs': '0' },
+      /functionDurationMs" must be a whole number of milliseconds from 1 to 10000 \(the functions' timeout\), got "0"/,
+    ],
+    [{ 'staging.functionDurationMs': '20000' }, /functionDurationMs" must be a whole number of milliseconds from 1 to 10000/],
+    [{ 'staging.accountConcurrency': '-5' }, /accountConcurrency" must be a whole number of concurrent executions from 1, got "-5"/],
+    [{ 'staging.clientSharePercent': '0' }, /clientSharePercent" must be a percentage above 0, at most 100, got "0"/],
+    [{ 'staging.clientSharePercent': '150' }, /clientSharePercent" must be a percentage above 0, at most 100, got "150"/],
+    [{ 'staging.reserveConcurrency': 'yes' }, /reserveConcurrency" must be true or false, got "yes"/],
+    // Derived now (infra/cdk/capacity.ts), no longer settings.
+    [{ stages: { staging: { reservedConcurrency: 10 } } }, /unknown key "reservedConcurrency"/],
+    [{ stages: { staging: { webAclPerKeyPerMinute: 600 } } }, /unknown key "webAclPerKeyPerMinute"/],
     [{ 'staging.docsThrottlingBurstLimit': '2' }, /docsThrottlingBurstLimit" must be at least docsThrottlingRateLimit/],
   ])('rejects %j', (context, error) => {
     expect(() => read('staging', context)).toThrow(error);

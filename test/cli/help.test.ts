@@ -20,8 +20,8 @@ describe('--help', () => {
   });
 
   it.each(ours)('npm run %s -- --help: usage on stdout, exit 0', async (_name, command) => {
-    // Each script is `node FILE [FLAG…]`: npm appends `-- --help` after its flags.
-    expect(command).toMatch(/^node \S+\.ts(?: --[a-z-]+)*$/);
+    // Each script is `node FILE [FLAG…] [ARGUMENT…]`: npm appends `-- --help` after them.
+    expect(command).toMatch(/^node \S+\.ts(?: --[a-z-]+| [a-z]+)*$/);
     const [, ...args] = command.split(' ');
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [...args, '--help'], { cwd: ROOT, timeout: 15_000 });
     expect(stdout).toMatch(/^usage: /i);

@@ -64,8 +64,8 @@ const echo: FunctionInvoker = async (fn, event) => ({
   },
 });
 
-async function call(api: LocalRestApi, method: string, path: string, headers: Record<string, string> = {}) {
-  const request = head(method, path, headers);
+async function call(api: LocalRestApi, method: string, path: string, headers: Record<string, string> = {}, sourceIp = '127.0.0.1') {
+  const request = { ...head(method, path, headers), sourceIp };
   const result = await api.answer(api.route(request), request, Buffer.alloc(0));
   return { ...result, json: result.body ? (JSON.parse(result.body) as Record<string, unknown>) : undefined };
 }
@@ -78,9 +78,9 @@ describe('the template', () => {
       { resourcePath: '/~1v1~1docs', httpMethod: 'GET', rateLimit: 5, burstLimit: 10 },
       { resourcePath: '/~1v1~1docs~1{asset}', httpMethod: 'GET', rateLimit: 5, burstLimit: 10 },
     ]);
-    // Staging has no web ACL by default; every function has a reserved concurrency.
-    expect(definition.webAcl).toBeUndefined();
-    expect([...definition.functions.values()].map((f) => f.reservedConcurrency)).toEqual([10, 10, 10, 10]);
+    // Staging has a web ACL by default, and reserves no concurrency.
+    expect(definition.webAcl).toBeDefined();
+    expect([...definition.functions.values()].map((f) => f.reservedConcurrency)).toEqual([undefined, undefined, undefined, undefined]);
     expect([...definition.functions.values()].map((f) => f.functionName).sort()).toEqual([
       'PetStore-staging-create-pet',
       'PetStore-staging-docs',
@@ -217,10 +217,12 @@ describe('throttling from MethodSettings', () => {
     // Each method has its own bucket.
     expect(throttle.tryAcquire('/v1/pets', 'POST')).toBe(true);
 
+    // A well-formed key: the stage's web ACL answers a keyless request before the bucket counts it.
+    const keyed = { Authorization: `Bearer ${generateApiKey()}` };
     const statuses = [];
-    for (let i = 0; i < 5; i++) statuses.push((await call(api, 'GET', '/v1/pets')).statusCode);
+    for (let i = 0; i < 5; i++) statuses.push((await call(api, 'GET', '/v1/pets', keyed)).statusCode);
     expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
-    const throttled = await call(api, 'GET', '/v1/pets');
+    const throttled = await call(api, 'GET', '/v1/pets', keyed);
     expect(throttled.statusCode).toBe(429);
     expect(throttled.headers).toMatchObject({ 'Retry-After': '1' });
     expect(throttled.json).toMatchObject({ code: 'too_many_requests', status: 429 });
@@ -240,15 +242,19 @@ describe('throttling from MethodSettings', () => {
 });
 
 describe("a web ACL's rules, from the template", () => {
+  let synthesized: RestApiDefinition;
   let withAcl: RestApiDefinition;
   let template: CfnTemplate;
   beforeAll(async () => {
+    // r = B = 10, a 1 % share: WAF's floor per key and per address, below each method's bucket.
     template = await synthesizeStageTemplate('staging', {
-      'staging.webAcl': 'true',
-      'staging.webAclPerKeyPerMinute': '10',
-      'staging.webAclPerIpPerMinute': '15',
+      'staging.throttlingRateLimit': '10',
+      'staging.throttlingBurstLimit': '10',
+      'staging.clientSharePercent': '1',
     });
-    withAcl = readRestApi(template);
+    synthesized = readRestApi(template);
+    // The tests below count to these: an address may make more requests than one key.
+    withAcl = overrideLimits(synthesized, { 'per-source-ip': 15, 'per-api-key': 10 });
   });
 
   const key = generateApiKey();
@@ -259,10 +265,10 @@ describe("a web ACL's rules, from the template", () => {
     return rule.rate;
   };
   /** The template's web ACL with rate rules' limits changed: its statements stay the template's. */
-  const withLimits = (limits: Readonly<Record<string, number>>): RestApiDefinition => ({
-    ...withAcl,
+  const overrideLimits = (api: RestApiDefinition, limits: Readonly<Record<string, number>>): RestApiDefinition => ({
+    ...api,
     webAcl: {
-      rules: rules().map((r) => {
+      rules: (api.webAcl?.rules ?? []).map((r) => {
         const limit = limits[r.name];
         return limit !== undefined && 'rate' in r ? { ...r, rate: { ...r.rate, limit } } : r;
       }),
@@ -280,6 +286,10 @@ describe("a web ACL's rules, from the template", () => {
   it('reads the rules in priority order: the keyless 401, per source IP, per API key (normalised), docs per source IP', () => {
     expect(rules().map((r) => r.name)).toEqual([...WEB_ACL_RULES]);
     expect(rules()[0]).toMatchObject({ match: expect.any(Object) });
+    // The template's limits are the model's: one key's share, and an address as one client.
+    const derived = (name: string) => synthesized.webAcl?.rules.find((r) => r.name === name);
+    expect(derived('per-source-ip')).toMatchObject({ rate: { limit: 16 } });
+    expect(derived('per-api-key')).toMatchObject({ rate: { limit: 16 } });
     expect(rateOf('per-source-ip')).toEqual({ limit: 15, windowSeconds: 60, key: { ip: true } });
     expect(rateOf('per-api-key')).toEqual({
       limit: 10,
@@ -353,7 +363,8 @@ describe("a web ACL's rules, from the template", () => {
   });
 
   it('counts every accepted spelling of one key as that key: once one is blocked, all are', async () => {
-    const api = new LocalRestApi(withAcl, echo, { throttling: true, maxBodyBytes: GATEWAY_MAX_BODY_BYTES });
+    // Without the methods' buckets, which this template sets below these counts: only WAF answers.
+    const api = new LocalRestApi({ ...withAcl, throttling: [] }, echo, { throttling: true, maxBodyBytes: GATEWAY_MAX_BODY_BYTES });
     const spellings = [`Bearer ${key}`, `bearer ${key}`, `BEARER ${key}`, `Bearer  ${key}`, `bEaReR     ${key}`];
     const limit = rateOf('per-api-key').limit;
     for (let i = 0; i < limit; i++) {
@@ -389,7 +400,10 @@ describe("a web ACL's rules, from the template", () => {
   });
 
   it('limits one address on the docs routes alone, whose bucket every client shares; others still get them', async () => {
-    const api = new LocalRestApi(withLimits({ 'docs-per-source-ip': 3 }), echo, { throttling: true, maxBodyBytes: GATEWAY_MAX_BODY_BYTES });
+    const api = new LocalRestApi(overrideLimits(withAcl, { 'docs-per-source-ip': 3 }), echo, {
+      throttling: true,
+      maxBodyBytes: GATEWAY_MAX_BODY_BYTES,
+    });
     const from = (sourceIp: string, path: string) => {
       const request = { ...head('GET', path), sourceIp };
       return api.answer(api.route(request), request, Buffer.alloc(0));
@@ -480,7 +494,7 @@ describe("a web ACL's rules, from the template", () => {
     // One method bucket small enough to see: each keyless request that took a token would show.
     const burst = 20;
     const definition = {
-      ...withLimits({ 'per-source-ip': 10_000, 'per-api-key': 10_000 }),
+      ...overrideLimits(withAcl, { 'per-source-ip': 10_000, 'per-api-key': 10_000 }),
       throttling: [{ resourcePath: '/*', httpMethod: '*', rateLimit: 1, burstLimit: burst }],
     };
     const { invoked, invoke } = counting();
@@ -531,7 +545,22 @@ function httpGet(
 }
 
 describe('reserved concurrency, from the template', () => {
-  it('answers an invocation over the reservation with INTEGRATION_FAILURE (503, Retry-After) without running it', async () => {
+  let reserving: RestApiDefinition;
+  // A well-formed key: the stage's web ACL answers a keyless request at the edge.
+  const keyed = { Authorization: `Bearer ${generateApiKey()}` };
+  beforeAll(async () => {
+    // Each function reserves its need: list-pets 20 + ⌈20 × 0.1 s⌉ = 22.
+    reserving = readRestApi(
+      await synthesizeStageTemplate('staging', {
+        'staging.throttlingRateLimit': '20',
+        'staging.throttlingBurstLimit': '20',
+        'staging.functionDurationMs': '100',
+        'staging.reserveConcurrency': 'true',
+      }),
+    );
+  });
+
+  it('answers an invocation over the reservation, when calls outlast the budget, with INTEGRATION_FAILURE (503, Retry-After) without running it', async () => {
     const gates: (() => void)[] = [];
     let runs = 0;
     const slow: FunctionInvoker = async (fn, event, requestId) => {
@@ -539,23 +568,27 @@ describe('reserved concurrency, from the template', () => {
       await new Promise<void>((resolve) => gates.push(resolve));
       return echo(fn, event, requestId);
     };
-    const api = new LocalRestApi(definition, slow, { throttling: true, maxBodyBytes: GATEWAY_MAX_BODY_BYTES });
-    const reserved = [...definition.functions.values()].find((f) => f.functionName.endsWith('list-pets'))?.reservedConcurrency ?? 0;
-    expect(reserved).toBe(10);
-    const running = Array.from({ length: reserved }, () => call(api, 'GET', '/v1/pets'));
-    const throttled = await call(api, 'GET', '/v1/pets');
+    const api = new LocalRestApi(reserving, slow, { throttling: true, maxBodyBytes: GATEWAY_MAX_BODY_BYTES });
+    const reserved = [...reserving.functions.values()].find((f) => f.functionName.endsWith('list-pets'))?.reservedConcurrency ?? 0;
+    expect(reserved).toBe(22);
+    // The burst, then what the bucket refills (20 a second) while the held calls outlast their 100 ms.
+    const running = Array.from({ length: 20 }, (_, i) => call(api, 'GET', '/v1/pets', keyed, `10.0.0.${i}`));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    running.push(call(api, 'GET', '/v1/pets', keyed, '10.0.1.1'), call(api, 'GET', '/v1/pets', keyed, '10.0.1.2'));
+    const throttled = await call(api, 'GET', '/v1/pets', keyed, '10.0.1.3');
     expect(throttled.statusCode).toBe(503);
     expect(throttled.headers).toMatchObject({ 'Retry-After': '1', 'Content-Type': 'application/json', 'X-Request-Id': 'req-1' });
     expect(throttled.json).toMatchObject({ code: 'service_unavailable', status: 503 });
     expect(runs).toBe(reserved);
     // Another function has its own reservation.
-    const other = call(api, 'GET', '/v1/pets/1');
+    const other = call(api, 'GET', '/v1/pets/1', keyed, '10.0.1.4');
     await new Promise((resolve) => setImmediate(resolve));
     expect(runs).toBe(reserved + 1);
     for (const open of gates) open();
     expect((await Promise.all([...running, other])).map((r) => r.statusCode)).toEqual(Array(reserved + 1).fill(200));
     // Back under the reservation: it runs again.
-    const again = call(api, 'GET', '/v1/pets');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const again = call(api, 'GET', '/v1/pets', keyed, '10.0.1.5');
     await new Promise((resolve) => setImmediate(resolve));
     gates.at(-1)?.();
     expect((await again).statusCode).toBe(200);

@@ -1,8 +1,10 @@
 /**
- * Global setup of `npm run test:bundles`: `cdk synth` of the staging stage, as an operator runs it
+ * Global setup of `npm run test:bundles`: `cdk synth` of both stages, as an operator runs it
  * before a deploy, into a temporary cloud assembly provided as `cloudAssembly`. The suites' local
- * APIs then serve its template and run its asset bundles. The folder is removed at the end.
+ * APIs then serve the staging template and run its asset bundles; the burst suite serves each
+ * stage's. The folder is removed at the end.
  */
+import { STAGE_NAMES } from '../../infra/cdk/stages.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,7 +15,7 @@ import './stage-setup.ts';
 export default async function setup(project: TestProject): Promise<() => void> {
   const outdir = mkdtempSync(path.join(tmpdir(), 'petstore-cdk-out-'));
   try {
-    await synthesizeCloudAssembly('staging', outdir);
+    await synthesizeCloudAssembly(STAGE_NAMES, outdir);
   } catch (error) {
     rmSync(outdir, { recursive: true, force: true });
     throw error;

@@ -77,9 +77,10 @@ export interface ApiFunctionProps {
   /**
    * At most this many executions at once (Lambda's reserved concurrency, also held back from the
    * account's other functions). Over it Lambda throttles, and API Gateway answers the request with
-   * its INTEGRATION_FAILURE response (constructs/gateway-responses.ts).
+   * its INTEGRATION_FAILURE response (constructs/gateway-responses.ts). Without it the function
+   * draws on the account's unreserved concurrency.
    */
-  readonly reservedConcurrency: number;
+  readonly reservedConcurrency?: number;
   /** X-Ray active tracing (the stage setting `tracing`). */
   readonly tracing?: boolean;
   /** Files copied beside the bundle (repository-relative sources → a folder in the asset). */
@@ -109,7 +110,7 @@ export class ApiFunction extends NodejsFunction {
       architecture: Architecture.ARM_64,
       memorySize: MEMORY_MB,
       timeout: Duration.seconds(TIMEOUT_SECONDS),
-      reservedConcurrentExecutions: props.reservedConcurrency,
+      ...(props.reservedConcurrency === undefined ? {} : { reservedConcurrentExecutions: props.reservedConcurrency }),
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
       bundling: nodejsBundling(props.bundledFiles),

@@ -37,6 +37,7 @@ import { mapValues } from '#lib/map-values.ts';
 import { REFERENCE_PAGE_PATH } from '#lib/openapi/reference-page.ts';
 import { openApiMappingTemplate } from '#lib/openapi/serve.ts';
 import { API_BASE_PATH, allowedMethods, OPENAPI_DOCUMENT_PATH, resources, type Route, routes } from '#lib/routes.ts';
+import { stageCapacity } from '../capacity.ts';
 import type { StageSettings } from '../stages.ts';
 import { GATEWAY_RESPONSES, type GatewayError, NOT_FOUND_BODY, errorBody, methodNotAllowedBody } from './gateway-responses.ts';
 import { pascal } from '../pascal.ts';
@@ -168,12 +169,7 @@ export class PetStoreApi extends Construct {
     this.addReferencePage(props.referenceTarget);
     this.addGatewayResponses(settings.allowedOrigins);
     if (settings.webAcl) {
-      this.webAcl = new WebAcl(this, 'WebAcl', {
-        stage: this.api.deploymentStage,
-        perKeyPerMinute: settings.webAclPerKeyPerMinute,
-        perIpPerMinute: settings.webAclPerIpPerMinute,
-        docsPerIpPerMinute: 30,
-      });
+      this.webAcl = new WebAcl(this, 'WebAcl', { stage: this.api.deploymentStage, ...stageCapacity(settings).webAcl });
     }
 
     this.executeApiBaseUrl = this.api.urlForPath(API_BASE_PATH);

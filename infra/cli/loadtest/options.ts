@@ -61,11 +61,11 @@ Load
   --duration S            seconds of load (default ${DEFAULTS.durationSeconds})
   --connections N         concurrent connections (default ${DEFAULTS.connections})
   --rate R                cap on requests per second over all connections (default: no cap).
-                          A deployed stage throttles (staging 50/s, production 500/s by default):
-                          stay under it, or expect 429s. With its web ACL on (production by
-                          default) one key may make 3,000 and one address 6,000 requests a
-                          minute: stay under 50/s, or deploy with higher limits for the test
-                          (-c production.webAclPerKeyPerMinute=N, …PerIpPerMinute=N)
+                          A deployed stage throttles each method (throttlingRateLimit,
+                          throttlingBurstLimit): stay under it, or expect 429s. Its web ACL
+                          (on by default) lets one key, and one address, make a share of that
+                          a minute (docs/scaling.md): stay under it, or deploy with a higher
+                          share for the test (-c production.clientSharePercent=100)
   --mix OP:W,...          operation weights (default ${DEFAULTS.mix}); each request picks one:
                             list    GET /pets?limit=20, with a random ?status= on one in three
                             get     GET /pets/{id} of a pet this run created or listed (a list

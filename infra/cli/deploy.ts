@@ -1,0 +1,149 @@
+/**
+ * `npm run deploy:staging` and `npm run deploy:production`: check the account's Lambda concurrency
+ * against the stage (concurrency-check.ts), then run `cdk deploy PetStore-<stage>` with the rest
+ * of the arguments. A stage that reserves concurrency the account cannot hold stops here, before
+ * CloudFormation changes anything; one that reserves nothing deploys, with a warning when the
+ * account's quota is below what its methods admit.
+ *
+ *   node infra/cli/deploy.ts <staging|production> [cdk deploy options, e.g. -c production.alarmEmail=… --require-approval never]
+ *
+ * Reads the settings as the CDK app does (cdk.json, then `-c <stage>.<key>=…` among the options);
+ * AWS credentials and region from the usual environment, `--profile` or the stage's pinned region.
+ * Needs `lambda:GetAccountSettings` and `lambda:GetFunctionConcurrency`.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { GetAccountSettingsCommand, GetFunctionConcurrencyCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { stageCapacity } from '../cdk/capacity.ts';
+import { isStageName, readStageSettings, type StageName, type StageSettings, stackName } from '../cdk/stages.ts';
+import { REPO_ROOT } from '../local/cloud-assembly.ts';
+import { type AccountConcurrency, checkAccountConcurrency } from './concurrency-check.ts';
+
+const USAGE = `Usage: npm run deploy:<staging|production> [-- cdk deploy options]
+       node infra/cli/deploy.ts <staging|production> [cdk deploy options]
+
+Checks the account's Lambda concurrency against the stage (GetAccountSettings), then runs
+cdk deploy PetStore-<stage> with the options, e.g. -c production.alarmEmail=ops@example.com
+or --require-approval never. A stage with reserveConcurrency whose reservations the account
+cannot hold stops here (exit 1), before CloudFormation; docs/operators.md says how to raise
+the quota.`;
+
+/** `-c key=value`, `--context key=value` and `--context=key=value` among cdk's options. */
+export function contextOf(args: readonly string[]): Record<string, string> {
+  const context: Record<string, string> = {};
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    const inline = /^--context=(.*)$/.exec(arg)?.[1];
+    const pair = inline ?? (arg === '-c' || arg === '--context' ? args[++i] : undefined);
+    if (pair === undefined) continue;
+    const at = pair.indexOf('=');
+    if (at > 0) context[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return context;
+}
+
+/** The value of `--profile P` or `--profile=P` among cdk's options. */
+function profileOf(args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--profile') return args[i + 1];
+    const inline = /^--profile=(.+)$/.exec(args[i] as string)?.[1];
+    if (inline) return inline;
+  }
+  return undefined;
+}
+
+/** The account's numbers for this stage: Lambda's account settings and its functions' reservations now. */
+async function readAccount(stage: StageName, settings: StageSettings): Promise<AccountConcurrency> {
+  const lambda = new LambdaClient(settings.env ? { region: settings.env.region } : {});
+  try {
+    const { AccountLimit } = await lambda.send(new GetAccountSettingsCommand({}));
+    const reservations = await Promise.all(
+      stageCapacity(settings).functions.map(async ({ functionName }) => {
+        try {
+          const answer = await lambda.send(new GetFunctionConcurrencyCommand({ FunctionName: `${stackName(stage)}-${functionName}` }));
+          return answer.ReservedConcurrentExecutions ?? 0;
+        } catch (error) {
+          // Not deployed yet: it reserves nothing.
+          if ((error as { name?: string }).name === 'ResourceNotFoundException') return 0;
+          throw error;
+        }
+      }),
+    );
+    return {
+      quota: AccountLimit?.ConcurrentExecutions ?? 0,
+      unreserved: AccountLimit?.UnreservedConcurrentExecutions ?? 0,
+      stageReservedNow: reservations.reduce((a, b) => a + b, 0),
+    };
+  } finally {
+    lambda.destroy();
+  }
+}
+
+/** `cdk deploy`, stopped with this process: an interrupt reaches the child and its exit code is ours. */
+function cdkDeploy(stage: StageName, args: readonly string[]): Promise<number> {
+  const child = spawn(path.join(REPO_ROOT, 'node_modules/.bin/cdk'), ['deploy', stackName(stage), ...args], {
+    cwd: REPO_ROOT,
+    stdio: 'inherit',
+  });
+  const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
+  const onInt = forward('SIGINT');
+  const onTerm = forward('SIGTERM');
+  process.on('SIGINT', onInt).on('SIGTERM', onTerm);
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      process.off('SIGINT', onInt).off('SIGTERM', onTerm);
+      resolve(code ?? (signal ? 128 + signalNumber(signal) : 1));
+    });
+  });
+}
+
+function signalNumber(signal: NodeJS.Signals): number {
+  return signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1;
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const [stage, ...cdkArgs] = argv;
+  if (stage === '--help' || stage === '-h' || cdkArgs.includes('--help') || cdkArgs.includes('-h')) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (stage === undefined || !isStageName(stage)) {
+    process.stderr.write(`${stage === undefined ? 'No stage given.' : `Unknown stage "${stage}".`}\n${USAGE}\n`);
+    return 2;
+  }
+  const context = contextOf(cdkArgs);
+  const settings = readStageSettings(stage, (key) => context[key]);
+  const profile = profileOf(cdkArgs);
+  if (profile) process.env.AWS_PROFILE = profile;
+
+  let account: AccountConcurrency;
+  try {
+    account = await readAccount(stage, settings);
+  } catch (error) {
+    const reason = `Could not read the account's Lambda concurrency (${(error as Error).message}); the check needs lambda:GetAccountSettings and lambda:GetFunctionConcurrency.`;
+    if (settings.reserveConcurrency) {
+      process.stderr.write(`${reason} Not deploying ${stage}: it reserves concurrency, which the account may not hold.\n`);
+      return 1;
+    }
+    process.stderr.write(`Warning: ${reason} Deploying anyway: ${stage} reserves nothing.\n`);
+    return cdkDeploy(stage, cdkArgs);
+  }
+  const { verdict, message } = checkAccountConcurrency(stage, settings, account);
+  if (verdict === 'stop') {
+    process.stderr.write(`${message}\n`);
+    return 1;
+  }
+  if (verdict === 'warn') process.stderr.write(`${message}\n`);
+  return cdkDeploy(stage, cdkArgs);
+}
+
+if (import.meta.main) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`${(error as Error).message}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,8 @@
+/** Every generated section of the docs, by the name its marker gives (generate.ts). */
+import type { SectionGenerators } from './generate.ts';
+import { stageCapacityTable, stageSettingsTable } from './stage-tables.ts';
+
+export const SECTIONS: SectionGenerators = {
+  'stage-capacity': stageCapacityTable,
+  'stage-settings': stageSettingsTable,
+};

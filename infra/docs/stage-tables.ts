@@ -1,0 +1,139 @@
+/**
+ * The stage tables of the docs: each stage's capacity, inputs and every limit the model derives
+ * (docs/scaling.md), and every stage setting with its value per stage (docs/operators.md).
+ */
+import { DOCS_FUNCTION, MINIMUM_UNRESERVED_CONCURRENCY, WAF_WINDOW_SECONDS, fmt, stageCapacity } from '../cdk/capacity.ts';
+import {
+  cdkJsonContext,
+  readStageSettings,
+  STAGE_NAMES,
+  STAGE_SETTING_KEYS,
+  STAGES_CONTEXT_KEY,
+  type StageSettings,
+} from '../cdk/stages.ts';
+
+const defaults = (): StageSettings[] => STAGE_NAMES.map((stage) => readStageSettings(stage, () => undefined));
+
+/** A markdown table: a header row, then rows. */
+function table(header: readonly string[], rows: readonly (readonly string[])[], align: readonly ('l' | 'r')[]): string {
+  const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(align.map((a) => (a === 'r' ? '---:' : '---'))), ...rows.map(line)].join('\n');
+}
+
+const perSecond = (perMinute: number) => fmt(Math.round((perMinute / WAF_WINDOW_SECONDS) * 10) / 10);
+
+/** docs/scaling.md: the model's inputs and what it derives, per stage, from cdk.json's defaults. */
+export function stageCapacityTable(): string {
+  const stages = defaults();
+  const capacities = stages.map(stageCapacity);
+  const row = (label: string, value: (s: StageSettings, c: ReturnType<typeof stageCapacity>) => string): string[] => [
+    label,
+    ...stages.map((s, i) => value(s, capacities[i] as ReturnType<typeof stageCapacity>)),
+  ];
+  const need = (c: ReturnType<typeof stageCapacity>, fn: string) => c.functions.find((f) => f.functionName === fn)?.concurrencyNeed ?? 0;
+  const apiFunctions = (capacities[0]?.functions ?? []).map((f) => f.functionName).filter((f) => f !== DOCS_FUNCTION);
+  const apiMethods = (c: ReturnType<typeof stageCapacity>) => c.methods.filter((m) => m.functionName !== DOCS_FUNCTION);
+  const rows = [
+    row('**inputs**', () => ''),
+    row('`throttlingRateLimit` r, per API method', (s) => `${fmt(s.throttlingRateLimit)} req/s`),
+    row('`throttlingBurstLimit` B, per API method', (s) => fmt(s.throttlingBurstLimit)),
+    row(
+      '`docsThrottlingRateLimit`, `docsThrottlingBurstLimit`, per docs method',
+      (s) => `${fmt(s.docsThrottlingRateLimit)} req/s, ${fmt(s.docsThrottlingBurstLimit)}`,
+    ),
+    row('`functionDurationMs` d', (s) => `${fmt(s.functionDurationMs)} ms`),
+    row('`accountConcurrency` C', (s) => fmt(s.accountConcurrency)),
+    row('`clientSharePercent`', (s) => `${fmt(s.clientSharePercent)} %`),
+    row('`reserveConcurrency`', (s) => (s.reserveConcurrency ? 'on' : 'off')),
+    row('`webAcl`', (s) => (s.webAcl ? 'on' : 'off')),
+    row('**derived**', () => ''),
+    row(
+      'API methods (each its own token bucket)',
+      (_, c) =>
+        `${apiMethods(c).length}: ${apiMethods(c)
+          .map((m) => `\`${m.method}\``)
+          .join(', ')}`,
+    ),
+    row(
+      'what the API methods admit together',
+      (s, c) => `${fmt(s.throttlingRateLimit * apiMethods(c).length)} req/s, ${fmt(s.throttlingBurstLimit * apiMethods(c).length)} at once`,
+    ),
+    row('concurrency need per API method, B + ⌈r × d⌉', (_, c) => fmt(apiMethods(c)[0]?.concurrencyNeed ?? 0)),
+    row('concurrency need per docs method', (_, c) => fmt(c.methods.find((m) => m.functionName === DOCS_FUNCTION)?.concurrencyNeed ?? 0)),
+    ...apiFunctions.map((fn) => row(`need of \`${fn}\``, (_, c) => fmt(need(c, fn)))),
+    row(`need of \`${DOCS_FUNCTION}\` (two methods)`, (_, c) => fmt(need(c, DOCS_FUNCTION))),
+    row('**stage need** (all methods)', (_, c) => `**${fmt(c.concurrencyNeed)}**`),
+    row('reserved concurrency per function', (s, c) =>
+      s.reserveConcurrency
+        ? c.functions.map((f) => `${f.functionName} ${fmt(f.reservedConcurrency ?? 0)}`).join(', ')
+        : `none (with \`reserveConcurrency\`: each function's need, ${fmt(c.concurrencyNeed)} in all)`,
+    ),
+    row('Lambda at the budget, C ÷ d (the account, all functions)', (_, c) => `${fmt(c.accountRequestsPerSecond)} req/s`),
+    row(
+      'WAF per API key, B + ⌈share × 60 × r⌉',
+      (_, c) => `${fmt(c.webAcl.perKeyPerMinute)}/min (${perSecond(c.webAcl.perKeyPerMinute)} req/s)`,
+    ),
+    row('WAF per source address', (_, c) => `${fmt(c.webAcl.perIpPerMinute)}/min (${perSecond(c.webAcl.perIpPerMinute)} req/s)`),
+    row('WAF docs routes per source address', (_, c) => `${fmt(c.webAcl.docsPerIpPerMinute)}/min`),
+  ];
+  const total = capacities.reduce((sum, c) => sum + c.concurrencyNeed, 0);
+  const limit = Math.min(...stages.map((s) => s.accountConcurrency));
+  const summary =
+    `Both stages in one account need ${capacities.map((c) => fmt(c.concurrencyNeed)).join(' + ')} = ${fmt(total)} concurrent executions ` +
+    `of its ${fmt(limit)}; with \`reserveConcurrency\` on in both, they reserve the same ${fmt(total)}, within the ` +
+    `${fmt(limit - MINIMUM_UNRESERVED_CONCURRENCY)} Lambda lets an account reserve (it keeps ${MINIMUM_UNRESERVED_CONCURRENCY} unreserved).`;
+  return `${table(['', ...STAGE_NAMES], rows, ['l', ...STAGE_NAMES.map(() => 'r' as const)])}\n\n${summary}`;
+}
+
+/** What each setting does, for the operators' table. Every key a stage takes has one. */
+export const SETTING_EFFECTS: Readonly<Record<string, string>> = {
+  throttlingRateLimit:
+    "steady requests per second of **each** API method's token bucket (API Gateway applies the stage's default to every method on its own); above it clients get 429",
+  throttlingBurstLimit: "requests each API method admits at once (the bucket's size; at least the rate)",
+  docsThrottlingRateLimit: 'the same rate for each of the two docs routes (`GET /v1/docs`, `GET /v1/docs/{asset}`)',
+  docsThrottlingBurstLimit: 'the same burst for each docs route (at least its rate)',
+  functionDurationMs:
+    "the duration budget d: every admitted call that takes at most this long is served; each method needs B + ⌈r × d⌉ concurrent executions ([scaling.md](scaling.md#the-capacity-model)); 1 to 10,000 (the functions' timeout)",
+  accountConcurrency:
+    "the account's Lambda quota of concurrent executions the stages count on; stages that may share an account must fit in it together, or the synth fails. Raise it only after raising the quota ([Limits](#limits))",
+  clientSharePercent:
+    "the share of one method's admission per minute (its burst plus its rate over WAF's minute) one API key, and one source address, may take at WAF",
+  reserveConcurrency:
+    "reserve each function's need as its reserved concurrency (isolation from the account's other functions); off by default, since Lambda refuses reservations that leave fewer than 100 unreserved, which a new account's quota cannot hold",
+  webAcl: "the stage's AWS WAF web ACL with the per-client limits the capacity model derives",
+  logRetentionDays:
+    'retention of function, access and execution logs (a CloudWatch Logs retention value: 1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, …)',
+  apiKeyCacheSeconds: '`API_KEY_CACHE_SECONDS` of the functions: how long a key lookup is cached (capped at 60 by the code)',
+  logLevel:
+    "`LOG_LEVEL` of the functions (`debug`, `info`, `warn`, `error`), and Lambda's application log level for them; `info` adds one line per request to API Gateway's access line",
+  alarm5xxRatePercent: 'threshold of the 5xx-rate alarm, in percent of requests',
+  alarmP99LatencyMs: 'threshold of the p99 latency alarm, in milliseconds',
+  tracing: 'X-Ray active tracing on the functions and the API stage (cost: docs/performance.md)',
+  minimumCompressionSizeBytes:
+    "API Gateway compresses (gzip or deflate, as the client's `Accept-Encoding` asks) every response body of at least this many bytes; 0 compresses everything, 0 to 10485760",
+  hotfix:
+    'production, for one deploy during an incident: the canary ignores its alarms and shifts all traffic at once; command line only, never in cdk.json',
+  alarmEmail: "e-mail address subscribed to the stage's alarm topic (creates the topic in staging)",
+  domainName: 'custom domain, e.g. `api.example.com`; the base address becomes `https://api.example.com/v1`',
+  certificateArn: "ACM certificate covering `domainName`, **in the stack's region** (the API is regional)",
+  hostedZoneId: 'Route 53 hosted zone that receives an A alias record for `domainName`',
+  hostedZoneName: "that zone's name, e.g. `example.com` (`domainName` must be inside it)",
+  allowedOrigins:
+    'browser origins allowed to call the pet operations (CORS), a list in cdk.json or `-c staging.allowedOrigins=https://app.example.com,http://localhost:5173`; each `scheme://host[:port]`, at most 99 ([cors.md](cors.md))',
+  account: '12-digit AWS account id the stage may only be deployed to (with `region`)',
+  region: 'the region it may only be deployed to, e.g. `eu-west-1` (with `account`)',
+};
+
+/** docs/operators.md: every setting a stage takes, its value in cdk.json per stage, and what it does. */
+export function stageSettingsTable(): string {
+  const missing = STAGE_SETTING_KEYS.filter((key) => !(key in SETTING_EFFECTS));
+  if (missing.length > 0) throw new Error(`infra/docs/stage-tables.ts: no description for stage setting(s) ${missing.join(', ')}`);
+  const stages = (cdkJsonContext()[STAGES_CONTEXT_KEY] ?? {}) as Record<string, Record<string, unknown>>;
+  const value = (v: unknown) => (v === undefined ? '—' : `\`${Array.isArray(v) ? v.join(',') : String(v)}\``);
+  const rows = STAGE_SETTING_KEYS.map((key) => [
+    `\`${key}\``,
+    ...STAGE_NAMES.map((stage) => value(stages[stage]?.[key])),
+    SETTING_EFFECTS[key] as string,
+  ]);
+  return table(['key', ...STAGE_NAMES.map((s) => `${s} (cdk.json)`), 'effect'], rows, ['l', ...STAGE_NAMES.map(() => 'l' as const), 'l']);
+}
