@@ -15,7 +15,7 @@ import { IDEMPOTENCY_KEY_HEADER } from '../http/idempotency-key.ts';
 import { MAX_BODY_BYTES } from '../http/json-body.ts';
 import { API_BASE_PATH, OPENAPI_DOCUMENT_PATH, type Route, routes } from '../routes.ts';
 import type * as z from 'zod/mini';
-import { type StageName, stackName } from '../../infra/cdk/stages.ts';
+import { type StageName, stackName } from '../stages.ts';
 import type { ComponentId, JsonSchema, ParameterSchemaId } from './schemas.ts';
 import {
   GATEWAY_RESPONSES_EXTENSION,
