@@ -7,20 +7,22 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'v
 import { startLocalApi } from '../../infra/local/api-server.ts';
 import { sourceStageApi } from '../../infra/local/stage-api.ts';
 import { ENV } from '#lib/config.ts';
+import { operations } from '#lib/operations.ts';
 import { reconfigure } from '#lib/services.ts';
 import { createDocumentClient, STORE_TIMEOUTS } from '#lib/store/dynamodb-client.ts';
 import { lambdaContext, proxyEvent } from '../../infra/bench/scenarios.ts';
 import { type FaultProxy, SLOW_ANSWER_MS, startFaultProxy } from '../support/fault-proxy.ts';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
+import { validRequest } from '../support/operation-requests.ts';
 
 let api: TestApi;
 let proxy: FaultProxy;
 
-const operations = [
-  ['listPets', 'GET', '/pets', undefined],
-  ['createPet', 'POST', '/pets', JSON.stringify({ name: 'Rex', categoryId: 1 })],
-  ['getPet', 'GET', '/pets/1', undefined],
-] as const;
+/** Every operation as `[operationId, method, path, body, success status]`. */
+const requests = operations.map((operation) => {
+  const { method, path, body } = validRequest(operation, { petId: 1, name: 'Rex' });
+  return [operation.operationId, method, path, body, operation.success.status] as const;
+});
 
 function call(method: string, path: string, body: string | undefined, auth = api.apiKey): Promise<Response> {
   return fetch(`${api.url}${path}`, {
@@ -66,7 +68,7 @@ describe('store faults', () => {
     expect((await call('GET', '/pets', undefined)).status).toBe(200);
   });
 
-  it.each(operations)('%s answers 503 when the pets table is throttled, after 3 attempts', async (_name, method, path, body) => {
+  it.each(requests)('%s answers 503 when the pets table is throttled, after 3 attempts', async (_name, method, path, body) => {
     proxy.decide = (_op, table) => (table === api.stack.tableNames.pets ? 'throttle' : 'pass');
     await expect503(await call(method, path, body), '2');
     expect(petsCalls()).toHaveLength(3);
@@ -82,12 +84,12 @@ describe('store faults', () => {
     },
   );
 
-  it.each(operations)('%s answers 503 when DynamoDB fails with 500s', async (_name, method, path, body) => {
+  it.each(requests)('%s answers 503 when DynamoDB fails with 500s', async (_name, method, path, body) => {
     proxy.decide = (_op, table) => (table === api.stack.tableNames.pets ? 'server-error' : 'pass');
     await expect503(await call(method, path, body));
   });
 
-  it.each(operations)('%s answers 503, not 401, when the key lookup fails', async (_name, method, path, body) => {
+  it.each(requests)('%s answers 503, not 401, when the key lookup fails', async (_name, method, path, body) => {
     proxy.decide = () => 'throttle';
     // A key the verifier has not cached yet, so the lookup really happens.
     const fresh = await createFreshKey();
@@ -97,10 +99,10 @@ describe('store faults', () => {
   describe('the key is verified before the store is asked for anything else', () => {
     const keyCalls = () => proxy.calls.filter((c) => c.tableName === api.stack.tableNames.apiKeys);
 
-    it.each(operations)('%s reaches the pets table only after the key lookup has answered', async (_name, method, path, body) => {
+    it.each(requests)('%s reaches the pets table only after the key lookup has answered', async (_name, method, path, body, success) => {
       proxy.decide = (_op, table) => (table === api.stack.tableNames.apiKeys ? 'slow' : 'pass');
       const fresh = await createFreshKey();
-      expect([200, 201, 404]).toContain((await call(method, path, body, fresh)).status);
+      expect([success, 404]).toContain((await call(method, path, body, fresh)).status);
       const [lookup] = keyCalls();
       const [first] = petsCalls();
       expect((first?.at ?? 0) - (lookup?.at ?? Number.POSITIVE_INFINITY)).toBeGreaterThanOrEqual(SLOW_ANSWER_MS - 5);
@@ -289,7 +291,7 @@ describe('an unreachable store', () => {
     try {
       expect((await call('GET', '/pets', undefined)).status).toBe(200);
       await doomed.close();
-      for (const [, method, path, body] of operations) {
+      for (const [, method, path, body] of requests) {
         const started = performance.now();
         await expect503(await call(method, path, body));
         expect(performance.now() - started).toBeLessThan(3_000);
@@ -302,7 +304,7 @@ describe('an unreachable store', () => {
   it('gives every operation a 503 Error within 3 s', async () => {
     const closed = await startLocalApiOnClosedPort();
     try {
-      for (const [, method, path, body] of operations) {
+      for (const [, method, path, body] of requests) {
         const started = performance.now();
         const response = await fetch(`${closed.url}${path}`, {
           method,

@@ -1,0 +1,22 @@
+/**
+ * A valid request of each operation, built from its descriptor (lib/operations/), for the suites
+ * that exercise every operation alike (authentication, store faults).
+ */
+import type { ApiOperation } from '#lib/operations.ts';
+
+export interface OperationRequest {
+  readonly method: string;
+  /** Relative to the base URL (`/pets/1`). */
+  readonly path: string;
+  /** A JSON body, for an operation that takes one. */
+  readonly body?: string;
+}
+
+/** `petId` fills the path's `{petId}`; an operation with a request body gets a new pet named `name`. */
+export function validRequest(operation: ApiOperation, { petId, name }: { petId: number; name: string }): OperationRequest {
+  return {
+    method: operation.method,
+    path: operation.resource.replace('{petId}', String(petId)),
+    ...(operation.requestBody ? { body: JSON.stringify({ name, categoryId: 1 }) } : {}),
+  };
+}
