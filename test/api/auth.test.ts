@@ -9,7 +9,7 @@ import { createDocumentClient } from '#lib/store/dynamodb-client.ts';
 import { DynamoDbApiKeyStore } from '#lib/store/dynamodb-api-key-store.ts';
 import { type OperationId, operations } from '#lib/operations.ts';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
-import { type OperationRequest, validRequest } from '../support/operation-requests.ts';
+import { type OperationRequest, validRequest } from '../support/operations.ts';
 import { createPet, expectError, expectJson, expectPet, type Pet, rawError, rawRequest, walkPages } from './helpers.ts';
 
 let api: TestApi;

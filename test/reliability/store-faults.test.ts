@@ -1,19 +1,22 @@
 /**
  * What a client sees when DynamoDB fails: 503 with Retry-After for throttling, errors and
  * timeouts, within a bounded time; a failed key lookup is a 503, never a 401; nothing half-written.
+ * And, seen by the same proxy, that each function calls DynamoDB only as its descriptor grants:
+ * local mode enforces no IAM, so this is where a missing grant shows before a deploy.
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { startLocalApi } from '../../infra/local/api-server.ts';
 import { sourceStageApi } from '../../infra/local/stage-api.ts';
 import { ENV } from '#lib/config.ts';
-import { operations } from '#lib/operations.ts';
+import { type OperationId, operations } from '#lib/operations.ts';
 import { reconfigure } from '#lib/services.ts';
 import { createDocumentClient, STORE_TIMEOUTS } from '#lib/store/dynamodb-client.ts';
+import { apiKeysTable, idempotencyTable, petsTable } from '#lib/store/tables.ts';
 import { lambdaContext, proxyEvent } from '../../infra/bench/scenarios.ts';
 import { type FaultProxy, SLOW_ANSWER_MS, startFaultProxy } from '../support/fault-proxy.ts';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
-import { validRequest } from '../support/operation-requests.ts';
+import { grantsOf, validRequest } from '../support/operations.ts';
 
 let api: TestApi;
 let proxy: FaultProxy;
@@ -135,6 +138,48 @@ describe('store faults', () => {
       proxy.calls.length = 0;
       expect((await call('GET', '/pets', undefined)).status).toBe(200);
       expect(proxy.calls.map((c) => c.tableName)).toEqual([api.stack.tableNames.pets]);
+    });
+  });
+
+  describe('each function calls DynamoDB only as its descriptor grants', () => {
+    /** The calls of the last request as `X <table>[/index/<name>]`, tables by logical name. */
+    const made = () => {
+      const logical = new Map([
+        [api.stack.tableNames.pets, petsTable.logicalName],
+        [api.stack.tableNames.apiKeys, apiKeysTable.logicalName],
+        [api.stack.tableNames.idempotency, idempotencyTable.logicalName],
+      ]);
+      return proxy.calls.map((c) => `${c.operation} ${logical.get(c.tableName ?? '')}${c.indexName ? `/index/${c.indexName}` : ''}`);
+    };
+    const expectGranted = (operationId: OperationId) => {
+      const operation = operations.find((o) => o.operationId === operationId);
+      if (!operation) throw new Error(`No operation ${operationId}`);
+      const calls = made();
+      expect(calls.length).toBeGreaterThan(0);
+      for (const call of calls) expect(grantsOf(operation), call).toContain(call);
+    };
+
+    it.each(requests)('%s', async (operationId, method, path, body, success) => {
+      expect([success, 404]).toContain((await call(method, path, body, await createFreshKey())).status);
+      expectGranted(operationId);
+    });
+
+    it('listPets filtered by status (the status index)', async () => {
+      expect((await call('GET', '/pets?status=available', undefined, await createFreshKey())).status).toBe(200);
+      expect(made().some((c) => c.includes('/index/'))).toBe(true);
+      expectGranted('listPets');
+    });
+
+    it('createPet with an Idempotency-Key, then its replay', async () => {
+      const key = await createFreshKey();
+      const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': `grants-${Date.now()}` };
+      const init = { method: 'POST', headers, body: JSON.stringify({ name: 'Granted', categoryId: 1 }) };
+      expect((await fetch(`${api.url}/pets`, init)).status).toBe(201);
+      expectGranted('createPet');
+      proxy.calls.length = 0;
+      const replay = await fetch(`${api.url}/pets`, init);
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expectGranted('createPet');
     });
   });
 
