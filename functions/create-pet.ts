@@ -8,13 +8,13 @@ import { callerId } from '#lib/http/bearer-auth.ts';
 import { idempotencyKey } from '#lib/http/idempotency-key.ts';
 import { type JsonBodyEvent, jsonBody } from '#lib/http/json-body.ts';
 import { json } from '#lib/http/response.ts';
-import { absoluteUrl } from '#lib/http/urls.ts';
+import { API_BASE_PATH, absoluteUrl } from '#lib/http/urls.ts';
 import { validate } from '#lib/http/validate.ts';
-import { API_BASE_PATH } from '#lib/routes.ts';
+import { createPet } from '#lib/operations/create-pet.ts';
 import { idempotencyRecordKey } from '#lib/store/idempotency.ts';
 import { services } from '#lib/services.ts';
 
-export const handler = apiChain<JsonBodyEvent>('createPet', jsonBody()).handler(async (event) => {
+export const handler = apiChain<JsonBodyEvent>(createPet, jsonBody()).handler(async (event) => {
   const newPet = validate(NewPet, event.body, 'request body');
   const key = idempotencyKey(event);
   const { pet, replayed } = await services().pets.create(

@@ -10,9 +10,10 @@ import { queryParameters } from '#lib/http/query.ts';
 import { json } from '#lib/http/response.ts';
 import { absoluteUrl } from '#lib/http/urls.ts';
 import { validate } from '#lib/http/validate.ts';
+import { listPets } from '#lib/operations/list-pets.ts';
 import { services } from '#lib/services.ts';
 
-export const handler = apiHandler('listPets', async (event, { signal }) => {
+export const handler = apiHandler(listPets, async (event, { signal }) => {
   const { limit, status, cursor } = validate(ListPetsQuery, queryParameters(event, ['limit']), 'query parameter');
   const afterId = cursor === undefined ? undefined : decodeCursor(cursor, status);
   const page = await services().pets.list({ limit, status, afterId }, { signal });

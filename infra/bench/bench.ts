@@ -100,7 +100,7 @@ async function main(): Promise<void> {
   const deployedEnv = production[0]?.environment ?? {};
   for (const config of production) {
     if (JSON.stringify(config.environment) !== JSON.stringify(deployedEnv)) {
-      throw new Error(`production ${config.functionName} has other variables than ${production[0]?.functionName}`);
+      throw new Error(`production ${config.functionId} has other variables than ${production[0]?.functionId}`);
     }
   }
 
@@ -249,7 +249,7 @@ async function main(): Promise<void> {
   await store.stop();
 
   const cost = SCENARIOS.map((scenario) => {
-    const config = configs.find((c) => c.stage === 'production' && c.functionName === scenario.functionName);
+    const config = configs.find((c) => c.stage === 'production' && c.functionId === scenario.functionId);
     const t = handlerTimings.find((h) => h.scenario === scenario.id);
     if (!config || !t) throw new Error(`no configuration or timing for ${scenario.id}`);
     const input: CostInput = {

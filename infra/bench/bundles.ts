@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { type BuildOptions, build, type Metafile } from 'esbuild';
 import { BUNDLE_FILE, BUNDLE_PACKAGE_JSON, esbuildBuildOptions } from '../cdk/bundling.ts';
 import { trimSourceMap } from '../cdk/source-maps.ts';
+import type { FunctionId } from '#lib/operations.ts';
 import type { ScenarioId } from './scenarios.ts';
 
 /** The operations the floors implement: the one DynamoDB call each function makes. */
@@ -17,9 +18,8 @@ export const FUNCTIONS = [
   { name: 'list-pets', operation: 'list', scenario: 'list-status' },
   { name: 'create-pet', operation: 'create', scenario: 'create' },
   { name: 'get-pet', operation: 'get', scenario: 'get' },
-] as const satisfies readonly { name: string; operation: Operation; scenario: ScenarioId }[];
-export type FunctionName = (typeof FUNCTIONS)[number]['name'];
-export const FUNCTION_NAMES: readonly FunctionName[] = FUNCTIONS.map((f) => f.name);
+] as const satisfies readonly { name: FunctionId; operation: Operation; scenario: ScenarioId }[];
+export const FUNCTION_NAMES: readonly FunctionId[] = FUNCTIONS.map((f) => f.name);
 
 /**
  * `sdk`: the document client and the operation's call (infra/bench/floor-handler.ts); `sdk-zod`:

@@ -44,7 +44,7 @@ const LOG_EVENT_OVERHEAD_BYTES = 26;
 
 export interface FunctionConfig {
   readonly stage: StageName;
-  readonly functionName: Route['functionName'];
+  readonly functionId: Route['functionId'];
   readonly memoryMb: number;
   readonly architecture: 'arm64' | 'x86_64';
   readonly runtime: string;
@@ -81,12 +81,12 @@ export function synthFunctionConfigs(): FunctionConfig[] {
         format: accessSetting.Format,
         logClass: logClassOf(resources[accessSetting.DestinationArn['Fn::GetAtt'][0] as string]),
       };
-      for (const [functionName, fn] of Object.entries(stack.functions) as [
-        Route['functionName'],
-        (typeof stack.functions)[Route['functionName']],
+      for (const [functionId, fn] of Object.entries(stack.functions) as [
+        Route['functionId'],
+        (typeof stack.functions)[Route['functionId']],
       ][]) {
         const resource = fn.node.defaultChild;
-        if (!resource || !CfnElement.isCfnElement(resource)) throw new Error(`no CloudFormation resource for ${functionName}`);
+        if (!resource || !CfnElement.isCfnElement(resource)) throw new Error(`no CloudFormation resource for ${functionId}`);
         const properties = resources[stack.getLogicalId(resource)]?.Properties ?? {};
         const architectures = (properties.Architectures as string[] | undefined) ?? ['x86_64'];
         const variables = ((properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {}) as Record<
@@ -96,7 +96,7 @@ export function synthFunctionConfigs(): FunctionConfig[] {
         const logging = (properties.LoggingConfig ?? {}) as { LogFormat?: string; SystemLogLevel?: string; LogGroup?: { Ref: string } };
         configs.push({
           stage,
-          functionName,
+          functionId,
           memoryMb: Number(properties.MemorySize ?? 128),
           architecture: architectures[0] === 'arm64' ? 'arm64' : 'x86_64',
           runtime: String(properties.Runtime),

@@ -11,14 +11,14 @@ export type ScenarioId = 'list' | 'list-status' | 'create' | 'get';
 export interface Scenario {
   readonly id: ScenarioId;
   readonly label: string;
-  readonly functionName: Route['functionName'];
+  readonly functionId: Route['functionId'];
 }
 
 export const SCENARIOS: readonly Scenario[] = [
-  { id: 'list', label: 'list `GET /pets`', functionName: 'list-pets' },
-  { id: 'list-status', label: 'list `GET /pets?status=available`', functionName: 'list-pets' },
-  { id: 'get', label: 'get `GET /pets/{id}`', functionName: 'get-pet' },
-  { id: 'create', label: 'create `POST /pets`', functionName: 'create-pet' },
+  { id: 'list', label: 'list `GET /pets`', functionId: 'list-pets' },
+  { id: 'list-status', label: 'list `GET /pets?status=available`', functionId: 'list-pets' },
+  { id: 'get', label: 'get `GET /pets/{id}`', functionId: 'get-pet' },
+  { id: 'create', label: 'create `POST /pets`', functionId: 'create-pet' },
 ];
 
 export interface RequestSpec {

@@ -54,7 +54,7 @@ export const DOCS_PAGE_LOAD_REQUESTS = 1 + Object.keys(REFERENCE_ASSETS).length;
 export interface MethodCapacity {
   /** `GET /pets`, as clients address it under the base path. */
   readonly method: string;
-  readonly functionName: string;
+  readonly functionId: string;
   readonly rateLimit: number;
   readonly burstLimit: number;
   /** B + ⌈r × d⌉: executions busy at most while every call takes at most d. */
@@ -62,7 +62,7 @@ export interface MethodCapacity {
 }
 
 export interface FunctionCapacity {
-  readonly functionName: string;
+  readonly functionId: string;
   /** The sum of the needs of the methods it serves. */
   readonly concurrencyNeed: number;
   /** Its reserved concurrency: the need, when the stage reserves; else none. */
@@ -117,14 +117,14 @@ export function stageMethods(settings: CapacitySettings): MethodCapacity[] {
   const d = settings.functionDurationMs;
   const api = routes.map((route) => ({
     method: `${route.method} ${route.resource}`,
-    functionName: route.functionName as string,
+    functionId: route.functionId as string,
     rateLimit: settings.throttlingRateLimit,
     burstLimit: settings.throttlingBurstLimit,
     concurrencyNeed: methodConcurrencyNeed(settings.throttlingRateLimit, settings.throttlingBurstLimit, d),
   }));
   const docs = [REFERENCE_PAGE_PATH, `${REFERENCE_PAGE_PATH}/{asset}`].map((path) => ({
     method: `GET ${path}`,
-    functionName: DOCS_FUNCTION,
+    functionId: DOCS_FUNCTION,
     rateLimit: settings.docsThrottlingRateLimit,
     burstLimit: settings.docsThrottlingBurstLimit,
     concurrencyNeed: methodConcurrencyNeed(settings.docsThrottlingRateLimit, settings.docsThrottlingBurstLimit, d),
@@ -134,9 +134,9 @@ export function stageMethods(settings: CapacitySettings): MethodCapacity[] {
 
 export function stageCapacity(settings: CapacitySettings): StageCapacity {
   const methods = stageMethods(settings);
-  const functions = [...new Set(methods.map((m) => m.functionName))].map((functionName) => {
-    const concurrencyNeed = sum(methods.filter((m) => m.functionName === functionName).map((m) => m.concurrencyNeed));
-    return { functionName, concurrencyNeed, reservedConcurrency: settings.reserveConcurrency ? concurrencyNeed : undefined };
+  const functions = [...new Set(methods.map((m) => m.functionId))].map((functionId) => {
+    const concurrencyNeed = sum(methods.filter((m) => m.functionId === functionId).map((m) => m.concurrencyNeed));
+    return { functionId, concurrencyNeed, reservedConcurrency: settings.reserveConcurrency ? concurrencyNeed : undefined };
   });
   const perKey = perKeyPerMinute(settings);
   return {

@@ -1,6 +1,7 @@
 /**
  * One stage of the service (`PetStore-staging`, `PetStore-production`): tables, one function per
- * route, the REST API, alarms and, in production, canary deployments through CodeDeploy.
+ * operation (lib/operations/), the REST API, alarms and, in production, canary deployments
+ * through CodeDeploy.
  */
 import { CfnOutput, RemovalPolicy, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
 import { LambdaApplication, LambdaDeploymentConfig, LambdaDeploymentGroup } from 'aws-cdk-lib/aws-codedeploy';
@@ -9,9 +10,11 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { ENV } from '#lib/config.ts';
 import { BUNDLED_ASSETS_DIR, REFERENCE_ASSETS } from '#lib/openapi/reference-page.ts';
-import { type Route, routes } from '#lib/routes.ts';
-import { BY_STATUS_INDEX, apiKeysTable, idempotencyTable, petsTable } from '#lib/store/tables.ts';
-import { ApiFunction, type TableAccess } from './constructs/api-function.ts';
+import { type FunctionId, operations } from '#lib/operations.ts';
+import { AUTH_TABLE_ACCESS } from '#lib/operations/operation.ts';
+import { routes } from '#lib/routes.ts';
+import { apiKeysTable, idempotencyTable, petsTable } from '#lib/store/tables.ts';
+import { ApiFunction } from './constructs/api-function.ts';
 import { StageDashboard } from './constructs/dashboard.ts';
 import { DataTables } from './constructs/data-tables.ts';
 import { Monitoring } from './constructs/monitoring.ts';
@@ -19,26 +22,6 @@ import { PetStoreApi } from './constructs/pet-store-api.ts';
 import { OUTPUT_IDS, type StageSettings, tableNameOutputId } from './stages.ts';
 import { pascal } from './pascal.ts';
 import { DOCS_FUNCTION, stageCapacity } from './capacity.ts';
-
-type FunctionName = Route['functionName'];
-
-/** Exactly the DynamoDB access each function needs, by table logical name. */
-export const FUNCTION_TABLE_ACCESS: Readonly<Record<FunctionName, Readonly<Record<string, TableAccess>>>> = {
-  // Scan for the unfiltered list, Query on the status index for `?status=`.
-  'list-pets': { [petsTable.logicalName]: { table: ['Scan'], indexes: { [BY_STATUS_INDEX]: ['Query'] } } },
-  // Conditional PutItem of the pet. With an Idempotency-Key: reserve/read/repoint the record, and
-  // read back the pet a retried request already created (lib/store/idempotency.ts).
-  'create-pet': {
-    [petsTable.logicalName]: { table: ['PutItem', 'GetItem'] },
-    [idempotencyTable.logicalName]: { table: ['PutItem', 'GetItem', 'UpdateItem'] },
-  },
-  'get-pet': { [petsTable.logicalName]: { table: ['GetItem'] } },
-};
-
-/** Every function authenticates its caller: one GetItem on the key's hash. */
-export const AUTH_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
-  [apiKeysTable.logicalName]: { table: ['GetItem'] },
-};
 
 /** The environment variable that carries each table's name (lib/config.ts). */
 export const TABLE_ENV: Readonly<Record<string, string>> = {
@@ -57,10 +40,10 @@ export interface PetStoreStackProps extends StackProps {
 export class PetStoreStack extends Stack {
   readonly settings: StageSettings;
   readonly tables: DataTables;
-  readonly functions: Readonly<Record<FunctionName, ApiFunction>>;
+  readonly functions: Readonly<Record<FunctionId, ApiFunction>>;
   /** Production only: the `live` alias of each function, the API's integration target. */
-  readonly liveAliases?: Readonly<Record<FunctionName, Alias>>;
-  readonly deploymentGroups?: Readonly<Record<FunctionName, LambdaDeploymentGroup>>;
+  readonly liveAliases?: Readonly<Record<FunctionId, Alias>>;
+  readonly deploymentGroups?: Readonly<Record<FunctionId, LambdaDeploymentGroup>>;
   readonly api: PetStoreApi;
   /** Serves the API reference page and its assets. */
   readonly referenceFunction: ApiFunction;
@@ -93,44 +76,44 @@ export class PetStoreStack extends Stack {
     this.tables = new DataTables(this, 'Tables', { protectData: settings.production });
     // Each function's reservation, when the stage reserves: its methods' concurrency need (capacity.ts).
     const capacity = stageCapacity(settings);
-    const reservation = (name: string) => {
-      const reserved = capacity.functions.find((f) => f.functionName === name)?.reservedConcurrency;
+    const reservation = (id: string) => {
+      const reserved = capacity.functions.find((f) => f.functionId === id)?.reservedConcurrency;
       return reserved === undefined ? {} : { reservedConcurrency: reserved };
     };
 
-    const functionNames = [...new Set(routes.map((r) => r.functionName))];
-    const functions = {} as Record<FunctionName, ApiFunction>;
-    for (const name of functionNames) {
-      const fn = new ApiFunction(this, pascal(name), {
-        entry: `functions/${name}.ts`,
-        functionName: `${this.stackName}-${name}`,
-        description: `Pet Store ${settings.stage}: ${describeRoutes(name)}`,
+    const functions = {} as Record<FunctionId, ApiFunction>;
+    for (const operation of operations) {
+      const id = operation.functionId;
+      const fn = new ApiFunction(this, pascal(id), {
+        entry: `functions/${id}.ts`,
+        functionName: `${this.stackName}-${id}`,
+        description: `Pet Store ${settings.stage}: ${operation.method} ${operation.resource}`,
         ...stageFunction,
         retainVersions: settings.production,
-        ...reservation(name),
+        ...reservation(id),
         environment: {
           [ENV.keyCacheSeconds]: String(settings.apiKeyCacheSeconds),
           ...(settings.allowedOrigins.length > 0 ? { [ENV.allowedOrigins]: settings.allowedOrigins.join(',') } : {}),
         },
       });
-      for (const [logicalName, access] of Object.entries({ ...FUNCTION_TABLE_ACCESS[name], ...AUTH_TABLE_ACCESS })) {
+      for (const [logicalName, access] of Object.entries({ ...operation.tables, ...AUTH_TABLE_ACCESS })) {
         const envVar = TABLE_ENV[logicalName];
         if (!envVar) throw new Error(`No environment variable for table ${logicalName} (TABLE_ENV)`);
         fn.bindTable({ table: this.tables.get(logicalName), envVar, access });
       }
-      functions[name] = fn;
+      functions[id] = fn;
     }
     this.functions = functions;
 
     // Production: the API invokes a `live` alias that CodeDeploy shifts; staging: the function itself,
     // so a deploy takes effect at once.
-    let targets: Record<FunctionName, IFunction> = functions;
+    let targets: Record<FunctionId, IFunction> = functions;
     if (settings.production) {
-      const aliases = {} as Record<FunctionName, Alias>;
-      for (const name of functionNames) {
-        aliases[name] = new Alias(this, `${pascal(name)}Live`, {
+      const aliases = {} as Record<FunctionId, Alias>;
+      for (const { functionId: id } of operations) {
+        aliases[id] = new Alias(this, `${pascal(id)}Live`, {
           aliasName: LIVE_ALIAS,
-          version: functions[name].currentVersion,
+          version: functions[id].currentVersion,
         });
       }
       this.liveAliases = aliases;
@@ -165,20 +148,20 @@ export class PetStoreStack extends Stack {
 
     if (this.liveAliases) {
       const application = new LambdaApplication(this, 'Deployments', { applicationName: this.stackName });
-      const groups = {} as Record<FunctionName, LambdaDeploymentGroup>;
-      for (const name of functionNames) {
-        groups[name] = new LambdaDeploymentGroup(this, `${pascal(name)}Deployment`, {
+      const groups = {} as Record<FunctionId, LambdaDeploymentGroup>;
+      for (const { functionId: id } of operations) {
+        groups[id] = new LambdaDeploymentGroup(this, `${pascal(id)}Deployment`, {
           application,
-          deploymentGroupName: name,
-          alias: this.liveAliases[name],
+          deploymentGroupName: id,
+          alias: this.liveAliases[id],
           // 10% of traffic for 5 minutes, then all of it, unless an alarm fires first. A hotfix
           // deploy (docs/operators.md) goes all at once and past the alarms already firing.
           deploymentConfig: settings.hotfix ? LambdaDeploymentConfig.ALL_AT_ONCE : LambdaDeploymentConfig.CANARY_10PERCENT_5MINUTES,
-          alarms: this.monitoring.alarmsFor(name),
+          alarms: this.monitoring.alarmsFor(id),
           ignoreAlarmConfiguration: settings.hotfix,
           autoRollback: { failedDeployment: true, stoppedDeployment: true, deploymentInAlarm: !settings.hotfix },
         });
-        Validations.of(groups[name]).acknowledge({
+        Validations.of(groups[id]).acknowledge({
           id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited]',
           reason: 'CodeDeploy needs this AWS-managed policy to shift traffic between function versions.',
         });
@@ -215,14 +198,6 @@ export class PetStoreStack extends Stack {
       });
     }
   }
-}
-
-/** `GET /pets, POST /pets`: the routes a function serves. */
-function describeRoutes(functionName: FunctionName): string {
-  return routes
-    .filter((r) => r.functionName === functionName)
-    .map((r) => `${r.method} ${r.resource}`)
-    .join(', ');
 }
 
 function retentionDays(days: number): RetentionDays {

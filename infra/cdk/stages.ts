@@ -1,5 +1,5 @@
 /**
- * The deployment stages, their stack and output names, and their settings read from CDK context.
+ * The deployment stages (lib/stages.ts), their output names, and their settings read from CDK context.
  * Free of CDK imports on purpose: the key CLI imports the stack and output names from here to find a
  * stage's tables through `aws cloudformation describe-stacks`.
  *
@@ -12,18 +12,9 @@ import * as z from 'zod';
 import { LOG_LEVELS, type LogLevel } from '#lib/http/log.ts';
 import { TIMEOUT_SECONDS } from './function-limits.ts';
 import type { CapacitySettings } from './capacity.ts';
+import { isStageName, type StageName } from '#lib/stages.ts';
 
-export const STAGE_NAMES = ['staging', 'production'] as const;
-export type StageName = (typeof STAGE_NAMES)[number];
-
-export function isStageName(value: string): value is StageName {
-  return (STAGE_NAMES as readonly string[]).includes(value);
-}
-
-/** One CloudFormation stack per stage: `PetStore-staging`, `PetStore-production`. */
-export function stackName(stage: StageName): string {
-  return `PetStore-${stage}`;
-}
+export { isStageName, STAGE_NAMES, type StageName, stackName } from '#lib/stages.ts';
 
 /**
  * Stack output ids. They are plain ids at the stack's top level (no export), so they stay stable

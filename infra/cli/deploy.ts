@@ -58,9 +58,9 @@ async function readAccount(stage: StageName, settings: StageSettings): Promise<A
   try {
     const { AccountLimit } = await lambda.send(new GetAccountSettingsCommand({}));
     const reservations = await Promise.all(
-      stageCapacity(settings).functions.map(async ({ functionName }) => {
+      stageCapacity(settings).functions.map(async ({ functionId }) => {
         try {
-          const answer = await lambda.send(new GetFunctionConcurrencyCommand({ FunctionName: `${stackName(stage)}-${functionName}` }));
+          const answer = await lambda.send(new GetFunctionConcurrencyCommand({ FunctionName: `${stackName(stage)}-${functionId}` }));
           return answer.ReservedConcurrentExecutions ?? 0;
         } catch (error) {
           // Not deployed yet: it reserves nothing.

@@ -30,9 +30,9 @@ export function stageCapacityTable(): string {
     label,
     ...stages.map((s, i) => value(s, capacities[i] as ReturnType<typeof stageCapacity>)),
   ];
-  const need = (c: ReturnType<typeof stageCapacity>, fn: string) => c.functions.find((f) => f.functionName === fn)?.concurrencyNeed ?? 0;
-  const apiFunctions = (capacities[0]?.functions ?? []).map((f) => f.functionName).filter((f) => f !== DOCS_FUNCTION);
-  const apiMethods = (c: ReturnType<typeof stageCapacity>) => c.methods.filter((m) => m.functionName !== DOCS_FUNCTION);
+  const need = (c: ReturnType<typeof stageCapacity>, fn: string) => c.functions.find((f) => f.functionId === fn)?.concurrencyNeed ?? 0;
+  const apiFunctions = (capacities[0]?.functions ?? []).map((f) => f.functionId).filter((f) => f !== DOCS_FUNCTION);
+  const apiMethods = (c: ReturnType<typeof stageCapacity>) => c.methods.filter((m) => m.functionId !== DOCS_FUNCTION);
   const rows = [
     row('**inputs**', () => ''),
     row('`throttlingRateLimit` r, per API method', (s) => `${fmt(s.throttlingRateLimit)} req/s`),
@@ -59,13 +59,13 @@ export function stageCapacityTable(): string {
       (s, c) => `${fmt(s.throttlingRateLimit * apiMethods(c).length)} req/s, ${fmt(s.throttlingBurstLimit * apiMethods(c).length)} at once`,
     ),
     row('concurrency need per API method, B + ⌈r × d⌉', (_, c) => fmt(apiMethods(c)[0]?.concurrencyNeed ?? 0)),
-    row('concurrency need per docs method', (_, c) => fmt(c.methods.find((m) => m.functionName === DOCS_FUNCTION)?.concurrencyNeed ?? 0)),
+    row('concurrency need per docs method', (_, c) => fmt(c.methods.find((m) => m.functionId === DOCS_FUNCTION)?.concurrencyNeed ?? 0)),
     ...apiFunctions.map((fn) => row(`need of \`${fn}\``, (_, c) => fmt(need(c, fn)))),
     row(`need of \`${DOCS_FUNCTION}\` (two methods)`, (_, c) => fmt(need(c, DOCS_FUNCTION))),
     row('**stage need** (all methods)', (_, c) => `**${fmt(c.concurrencyNeed)}**`),
     row('reserved concurrency per function', (s, c) =>
       s.reserveConcurrency
-        ? c.functions.map((f) => `${f.functionName} ${fmt(f.reservedConcurrency ?? 0)}`).join(', ')
+        ? c.functions.map((f) => `${f.functionId} ${fmt(f.reservedConcurrency ?? 0)}`).join(', ')
         : `none (with \`reserveConcurrency\`: each function's need, ${fmt(c.concurrencyNeed)} in all)`,
     ),
     row('Lambda at the budget, C ÷ d (the account, all functions)', (_, c) => `${fmt(c.accountRequestsPerSecond)} req/s`),

@@ -17,7 +17,7 @@ import type { StageName } from '../cdk/stages.ts';
 import type { CfnTemplate } from './gateway/template.ts';
 import { startLocalApi } from './api-server.ts';
 import { type EmbeddedDynamoDb, startEmbeddedDynamoDb } from './embedded-dynamodb.ts';
-import { bundleStageApi, type ProxyHandler, sourceStageApi, type StageApi } from './stage-api.ts';
+import { bundleStageApi, type SourceHandlers, sourceStageApi, type StageApi } from './stage-api.ts';
 import { ensureTables, localTableNames } from './create-tables.ts';
 
 export const IN_MEMORY = ':memory:';
@@ -43,8 +43,8 @@ export interface LocalStackOptions {
   readonly throttling?: boolean;
   /** Source mode: the stage's template, if already synthesized. */
   readonly template?: CfnTemplate;
-  /** Source mode: handlers to use instead of importing `functions/<name>.ts`. */
-  readonly handlers?: Readonly<Record<string, ProxyHandler>>;
+  /** Source mode: handlers to use instead of importing `functions/<function id>.ts`. */
+  readonly handlers?: SourceHandlers;
   /** Bundle mode: where the functions' output goes (default stdout). */
   readonly onFunctionOutput?: (chunk: string) => void;
 }

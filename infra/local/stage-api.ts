@@ -5,6 +5,7 @@
 import { ENV } from '#lib/config.ts';
 import { GATEWAY_MAX_BODY_BYTES } from '#lib/http/gateway-errors.ts';
 import { reconfigure } from '#lib/services.ts';
+import type { FunctionId } from '#lib/operations.ts';
 import type { StageName } from '../cdk/stages.ts';
 import { cachedStageTemplate, localTableRefs, readAssemblyStage } from './cloud-assembly.ts';
 import { LocalRestApi } from './gateway/rest-api.ts';
@@ -13,6 +14,9 @@ import { BundleFunctions } from './lambda/bundle-functions.ts';
 import { loadSourceHandlers, type ProxyHandler, sourceInvoker, sourceModuleOf } from './lambda/source-functions.ts';
 
 export type { ProxyHandler };
+
+/** Handlers by function id (lib/operations.ts). */
+export type SourceHandlers = Readonly<Partial<Record<FunctionId, ProxyHandler>>>;
 
 export interface StageApi {
   readonly api: LocalRestApi;
@@ -23,8 +27,11 @@ export interface SourceStageOptions {
   readonly stage?: StageName;
   /** The stage's template, when already synthesized (the test suites synthesize it once). */
   readonly template?: CfnTemplate;
-  /** Handlers by source module name (`list-pets`); the others are imported from `functions/`. */
-  readonly handlers?: Readonly<Record<string, ProxyHandler>>;
+  /**
+   * Handlers to use instead of the sources, by the function id of their operation's descriptor
+   * (`list-pets`, lib/operations/); the others are imported from `functions/`.
+   */
+  readonly handlers?: SourceHandlers;
   /** Apply the stage's throttling; off by default, so load tests measure the service. */
   readonly throttling?: boolean;
 }

@@ -2,7 +2,7 @@
  * The middleware chain every operation shares, outermost first:
  *   accessLog      request id, common headers and one log line, on every response;
  *   cors           (a stage with allowedOrigins) CORS headers for an allowed Origin, on every response;
- *   deprecation    (deprecated routes) Deprecation, Sunset and successor Link headers;
+ *   deprecation    (deprecated operations) Deprecation, Sunset and successor Link headers;
  *   errorResponder every error becomes the spec's Error body (see error-responder.ts);
  *   bearerAuth     401 unless the request carries a usable API key;
  *   jsonBody       (operations with a body, passed as `inner`) 400/413/415 unless it is a JSON object.
@@ -13,7 +13,7 @@
  */
 import middy, { type MiddlewareObj, type MiddyfiedHandler } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { type Route, routeFor } from '../routes.ts';
+import type { Operation } from '../operations/operation.ts';
 import { config, prepareServices, services } from '../services.ts';
 import { accessLog } from './access-log.ts';
 import { bearerAuth } from './bearer-auth.ts';
@@ -28,28 +28,24 @@ export interface HandlerOptions {
 }
 
 /**
- * The shared chain of `operationId`, then the `inner` middlewares, for a handler that receives
- * `TEvent`: API Gateway's event, or the event as an inner middleware leaves it (jsonBody(): a
- * JsonBodyEvent, its body parsed). The shared middlewares never read the body.
+ * The shared chain of `operation` (its descriptor), then the `inner` middlewares, for a handler
+ * that receives `TEvent`: API Gateway's event, or the event as an inner middleware leaves it
+ * (jsonBody(): a JsonBodyEvent, its body parsed). The shared middlewares never read the body.
  */
 export function apiChain<TEvent extends Omit<APIGatewayProxyEvent, 'body'> = APIGatewayProxyEvent>(
-  operationId: Route['operationId'],
+  operation: Operation,
   ...inner: MiddlewareObj<APIGatewayProxyEvent, ApiResult>[]
 ): MiddyfiedHandler<TEvent, ApiResult> {
   prepareServices();
-  const { sunset, successor } = routeFor(operationId);
   const chain = middy<TEvent, ApiResult>();
-  chain.use(accessLog(operationId)).use(cors(() => config().allowedOrigins));
-  if (sunset && successor) chain.use(deprecation({ sunset, successor }));
+  chain.use(accessLog(operation.operationId)).use(cors(() => config().allowedOrigins));
+  if (operation.deprecation) chain.use(deprecation(operation.deprecation));
   chain.use(errorResponder()).use(bearerAuth(() => services().keys));
   for (const middleware of inner) chain.use(middleware);
   return chain;
 }
 
 /** An operation without a request body. */
-export function apiHandler(
-  operationId: Route['operationId'],
-  run: (event: APIGatewayProxyEvent, options: HandlerOptions) => Promise<ApiResult>,
-) {
-  return apiChain(operationId).handler((event, _context, { signal }) => run(event, { signal }));
+export function apiHandler(operation: Operation, run: (event: APIGatewayProxyEvent, options: HandlerOptions) => Promise<ApiResult>) {
+  return apiChain(operation).handler((event, _context, { signal }) => run(event, { signal }));
 }

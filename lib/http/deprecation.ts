@@ -4,14 +4,13 @@
  */
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { API_BASE_PATH } from '../routes.ts';
 import type { ApiResult } from './response.ts';
-import { absoluteUrl } from './urls.ts';
+import { API_BASE_PATH, absoluteUrl } from './urls.ts';
 
 /** RFC 9745 date of deprecation, `@<epoch seconds>`: 2026-01-01, the API's first release. */
 export const DEPRECATED_SINCE = '@1767225600';
 
-/** `sunset` and `successor` as in the route table (lib/routes.ts). */
+/** `sunset` and `successor` as in the operation's descriptor (lib/operations/operation.ts). */
 export function deprecation(options: { sunset: string; successor: string }): MiddlewareObj<APIGatewayProxyEvent, ApiResult> {
   const mark = (request: Request<APIGatewayProxyEvent, ApiResult>): void => {
     if (!request.response) return;

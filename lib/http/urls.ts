@@ -1,6 +1,9 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { header } from './response.ts';
 
+/** The stage path prefix every base address ends with (the major version of the interface). */
+export const API_BASE_PATH = '/v1';
+
 /**
  * The absolute URL of `path` (a resource path such as `/v1/pets`) as the client addresses this
  * API, from what the gateway asserts, never from what the client sent: the host is

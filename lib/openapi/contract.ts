@@ -1,22 +1,20 @@
 /**
- * What the OpenAPI document says beyond the schemas, as data: the info, servers, tag and security
- * scheme; each operation's prose, parameters, success and error codes; what each error code means;
+ * What the OpenAPI document says beyond the schemas and the operation descriptors (lib/operations/),
+ * as data: the info, servers, tag and security scheme; what each parameter and error code means;
  * the answers the gateway makes by itself, each defined once by its component name; the response
  * headers, each defined once (its id is its component name, and the table gives its HTTP name,
- * description and schema). The builder (document.ts) turns this, the route table and the zod
- * schemas into the document.
+ * description and schema). The builder (document.ts) turns this, the operation descriptors and the
+ * zod schemas into the document.
  */
 import { LIST_LIMIT } from '../domain/pet.ts';
-import { IdempotencyKeyHeader } from '../domain/requests.ts';
 import { REQUEST_ID_HEADER } from '../http/access-log.ts';
 import { DEPRECATED_SINCE } from '../http/deprecation.ts';
 import type { ErrorCode } from '../http/errors.ts';
-import { IDEMPOTENCY_KEY_HEADER } from '../http/idempotency-key.ts';
 import { MAX_BODY_BYTES } from '../http/json-body.ts';
-import { API_BASE_PATH, OPENAPI_DOCUMENT_PATH, type Route, routes } from '../routes.ts';
-import type * as z from 'zod/mini';
-import { type StageName, stackName } from '../../infra/cdk/stages.ts';
-import type { ComponentId, JsonSchema, ParameterSchemaId } from './schemas.ts';
+import { operations } from '../operations.ts';
+import { API_BASE_PATH, OPENAPI_DOCUMENT_PATH } from '../routes.ts';
+import { type StageName, stackName } from '../stages.ts';
+import type { JsonSchema } from './schemas.ts';
 import {
   GATEWAY_RESPONSES_EXTENSION,
   type GatewayResponsesExtension,
@@ -77,84 +75,6 @@ export const SECURITY_SCHEMES: Readonly<Record<string, SecuritySchemeObject>> = 
     type: 'http',
     scheme: 'bearer',
     description: 'The API key, as `Authorization: Bearer <API_KEY>` (a key is `psk_` followed by 32 base64url characters).',
-  },
-};
-
-/** A request header parameter, stated from the zod schema its handler checks it with. */
-export interface RequestHeader {
-  readonly name: string;
-  readonly description: string;
-  readonly required: boolean;
-  readonly schema: z.core.$ZodType;
-}
-
-export interface OperationContract {
-  readonly summary: string;
-  readonly description: string;
-  readonly query?: ParameterSchemaId;
-  readonly path?: ParameterSchemaId;
-  readonly headers?: readonly RequestHeader[];
-  readonly requestBody?: { readonly schema: ComponentId; readonly description: string };
-  readonly success: {
-    readonly status: 200 | 201;
-    readonly description: string;
-    readonly schema: ComponentId;
-    readonly headers: readonly HeaderId[];
-  };
-  /** Every error code the operation's function can answer (the chain in lib/http/api-handler.ts). */
-  readonly errors: readonly ErrorCode[];
-}
-
-export const OPERATIONS: Record<Route['operationId'], OperationContract> = {
-  listPets: {
-    summary: 'List animals',
-    description:
-      'A page of animals, optionally filtered by availability status: in id (creation) order with `status`, in no ' +
-      'particular order without it. Following the pages visits every animal that exists throughout, once. When more follow, the ' +
-      '`Link` header with `rel="next"` gives the URL of the next page (it keeps `limit` and `status` and adds ' +
-      'the opaque `cursor`); the last page has no such header.',
-    query: 'ListPetsQuery',
-    success: { status: 200, description: 'A page of animals (possibly empty).', schema: 'Pets', headers: ['NextPageLink'] },
-    errors: ['validation_failed', 'invalid_cursor', 'unauthorized', 'internal_error', 'service_unavailable'],
-  },
-  createPet: {
-    summary: 'Add an animal',
-    description: 'Stores a new animal; the service assigns its `id`. `Location` gives the URL of the new animal.',
-    headers: [
-      {
-        name: IDEMPOTENCY_KEY_HEADER,
-        description:
-          'Makes the create safe to retry: every request with the same key and the same body creates the animal once ' +
-          'and answers with it; the same key with another body is a 422. 1 to 255 visible ASCII characters other than `"` ' +
-          '(a UUID, say), bare or as a quoted string; scoped to the API key, remembered for 24 hours.',
-        required: false,
-        schema: IdempotencyKeyHeader,
-      },
-    ],
-    requestBody: { schema: 'NewPet', description: 'The animal to add, as a JSON object of at most 64 KiB.' },
-    success: {
-      status: 201,
-      description:
-        'Animal added (or, with an `Idempotency-Key` seen before, the animal that key added); the body carries the assigned `id`.',
-      schema: 'Pet',
-      headers: ['Location', 'IdempotentReplayed'],
-    },
-    errors: [
-      'validation_failed',
-      'unauthorized',
-      'payload_too_large',
-      'unsupported_media_type',
-      'idempotency_key_reused',
-      'internal_error',
-      'service_unavailable',
-    ],
-  },
-  getPet: {
-    summary: 'Get an animal (deprecated)',
-    description: 'One animal, by its identifier.',
-    path: 'PetIdPath',
-    success: { status: 200, description: 'The animal.', schema: 'Pet', headers: [] },
-    errors: ['validation_failed', 'unauthorized', 'not_found', 'internal_error', 'service_unavailable'],
   },
 };
 
@@ -254,7 +174,7 @@ export const GATEWAY_RESPONSE_COMPONENTS = {
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-const deprecated = routes.find((r) => r.deprecated && r.sunset && r.successor);
+const deprecation = operations.find((o) => o.deprecation)?.deprecation;
 
 export interface HeaderDefinition {
   /** The HTTP header name. */
@@ -320,13 +240,16 @@ export const HEADERS = {
     name: 'Sunset',
     description: 'The operation stops working at this time (RFC 8594).',
     required: true,
-    schema: deprecated?.sunset ? { type: 'string', const: deprecated.sunset } : { type: 'string' },
+    schema: deprecation ? { type: 'string', const: deprecation.sunset } : { type: 'string' },
   },
   SuccessorLink: {
     name: 'Link',
     description: 'The operation that replaces this one: `<URL>; rel="successor-version"` (RFC 5829).',
     required: true,
-    schema: { type: 'string', pattern: `^<[^>]*${escapeRegExp(API_BASE_PATH + (deprecated?.successor ?? ''))}>; rel="successor-version"$` },
+    schema: {
+      type: 'string',
+      pattern: `^<[^>]*${escapeRegExp(API_BASE_PATH + (deprecation?.successor ?? ''))}>; rel="successor-version"$`,
+    },
   },
 } as const satisfies Record<string, HeaderDefinition>;
 

@@ -1,13 +1,14 @@
 /**
- * The OpenAPI 3.1 document of the service, built in code: paths and operations from the route
- * table (lib/routes.ts), every schema from the zod schemas (schemas.ts), and what the schemas
- * cannot say (prose, statuses, error codes, headers) from the contract data (contract.ts). The
+ * The OpenAPI 3.1 document of the service, built in code: paths and operations from the operation
+ * descriptors (lib/operations/), every schema from the zod schemas (schemas.ts), and what neither
+ * says (the info, servers, parameter and error descriptions, headers) from contract.ts. The
  * committed `openapi.json` is this object, written by `npm run openapi`; a test keeps the two equal.
  */
 import { ERROR_CODES, type ErrorCode } from '../http/errors.ts';
 import { JSON_CONTENT_TYPE } from '../http/response.ts';
 import { mapValues } from '../map-values.ts';
-import { type HttpMethod, type Route, resources, routes } from '../routes.ts';
+import { operations as apiOperations } from '../operations.ts';
+import type { HttpMethod, Operation } from '../operations/operation.ts';
 import {
   API_VERSION,
   DEPRECATION_HEADERS,
@@ -22,8 +23,6 @@ import {
   type HeaderUse,
   LOCAL_SERVER,
   OPENAPI_VERSION,
-  OPERATIONS,
-  type OperationContract,
   PARAMETER_DESCRIPTIONS,
   SECURITY_SCHEME,
   SECURITY_SCHEMES,
@@ -31,7 +30,7 @@ import {
   TAG,
   TAGS,
 } from './contract.ts';
-import { componentRef, generateSchemas, type JsonSchema, standaloneSchema } from './schemas.ts';
+import { componentRef, generateSchemas, headerSchema, type JsonSchema } from './schemas.ts';
 import {
   asParameterSchema,
   asSchema,
@@ -137,19 +136,20 @@ function gatewayResponsesExtension(): OpenApiDocument[typeof GATEWAY_RESPONSES_E
 
 interface BuildContext {
   readonly schemas: ReturnType<typeof generateSchemas>;
+  readonly operations: readonly Operation[];
 }
 
-function operation(route: Route, contract: OperationContract, context: BuildContext): OperationObject {
+function operationObject(operation: Operation, context: BuildContext): OperationObject {
   const parameters: ParameterObject[] = [];
   for (const [where, id] of [
-    ['path', contract.path],
-    ['query', contract.query],
+    ['path', operation.path],
+    ['query', operation.query],
   ] as const) {
     if (!id) continue;
     const { properties, required } = context.schemas.parameters[id];
     for (const [name, schema] of Object.entries(properties)) {
       const description = PARAMETER_DESCRIPTIONS[name];
-      if (!description) throw new Error(`Parameter ${name} of ${route.operationId} has no description in PARAMETER_DESCRIPTIONS`);
+      if (!description) throw new Error(`Parameter ${name} of ${operation.operationId} has no description in PARAMETER_DESCRIPTIONS`);
       parameters.push({
         name,
         in: where,
@@ -159,38 +159,42 @@ function operation(route: Route, contract: OperationContract, context: BuildCont
       });
     }
   }
-  for (const { name, description, required, schema } of contract.headers ?? []) {
-    parameters.push({ name, in: 'header', description, required, schema: asParameterSchema(standaloneSchema(schema)) });
+  for (const { schema: id, description, required } of operation.headers ?? []) {
+    const { name, schema } = headerSchema(id);
+    parameters.push({ name, in: 'header', description, required, schema: asParameterSchema(schema) });
   }
 
-  const deprecation: readonly HeaderId[] = route.deprecated ? DEPRECATION_HEADERS : [];
-  const { success } = contract;
+  const { success, deprecation, requestBody } = operation;
+  const deprecationHeaders: readonly HeaderId[] = deprecation ? DEPRECATION_HEADERS : [];
   const responses: Record<string, ResponseObject | Reference> = {
     [String(success.status)]: {
       description: success.description,
-      headers: responseHeaders([...success.headers, ...deprecation]),
-      content: jsonContent(componentRef(success.schema)),
+      headers: responseHeaders([...success.headers, ...deprecationHeaders]),
+      // A 204 has no body, hence no content.
+      ...('schema' in success ? { content: jsonContent(componentRef(success.schema)) } : {}),
     },
-    ...errorResponses(contract.errors, deprecation),
+    ...errorResponses(operation.errors, deprecationHeaders),
   };
   for (const [name, { code, usedBy }] of Object.entries(GATEWAY_RESPONSE_COMPONENTS)) {
     if (usedBy === 'operations') responses[String(ERROR_CODES[code])] = responseRef(name);
   }
   const sorted = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
   return {
-    operationId: route.operationId,
-    summary: contract.summary,
-    description: route.deprecated ? `${contract.description} ${deprecationDescription(route)}` : contract.description,
+    operationId: operation.operationId,
+    summary: operation.summary,
+    description: deprecation
+      ? `${operation.description} ${deprecationDescription(deprecation, context.operations)}`
+      : operation.description,
     tags: [TAG],
-    ...(route.deprecated ? { deprecated: true as const } : {}),
+    ...(deprecation ? { deprecated: true as const } : {}),
     security: [{ [SECURITY_SCHEME]: [] }],
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(contract.requestBody
+    ...(requestBody
       ? {
           requestBody: {
-            description: contract.requestBody.description,
+            description: requestBody.description,
             required: true as const,
-            content: jsonContent(componentRef(contract.requestBody.schema)),
+            content: jsonContent(componentRef(requestBody.schema)),
           },
         }
       : {}),
@@ -198,24 +202,26 @@ function operation(route: Route, contract: OperationContract, context: BuildCont
   };
 }
 
-function deprecationDescription(route: Route): string {
-  const sunset = route.sunset ?? 'a date to be announced';
-  const successor = routes.find((r) => r.resource === route.successor && r.method === 'GET');
+function deprecationDescription({ sunset, successor }: NonNullable<Operation['deprecation']>, operations: readonly Operation[]): string {
+  const replacement = operations.find((o) => o.resource === successor && o.method === 'GET');
   return (
     `Deprecated: this operation stops working on ${sunset}. ` +
-    `Use \`GET ${route.successor}\`${successor ? ` (\`${successor.operationId}\`)` : ''} with the \`status\` filter instead. ` +
+    `Use \`GET ${successor}\`${replacement ? ` (\`${replacement.operationId}\`)` : ''} with the \`status\` filter instead. ` +
     'Every answer of the function, errors included, carries `Deprecation`, `Sunset` and a `Link` to the successor.'
   );
 }
 
-/** Builds the whole document. Pure and deterministic: the same code gives the same document. */
-export function buildOpenApiDocument(): OpenApiDocument {
-  const context: BuildContext = { schemas: generateSchemas() };
+/**
+ * Builds the whole document, of the API's operations unless others are given. Pure and
+ * deterministic: the same code gives the same document.
+ */
+export function buildOpenApiDocument(operations: readonly Operation[] = apiOperations): OpenApiDocument {
+  const context: BuildContext = { schemas: generateSchemas(), operations };
   const paths: Record<string, PathItemObject> = {};
-  for (const resource of resources) {
+  for (const resource of new Set(operations.map((o) => o.resource))) {
     const item: PathItemObject = {};
-    for (const route of routes.filter((r) => r.resource === resource)) {
-      item[route.method.toLowerCase() as Lowercase<HttpMethod>] = operation(route, OPERATIONS[route.operationId], context);
+    for (const operation of operations.filter((o) => o.resource === resource)) {
+      item[operation.method.toLowerCase() as Lowercase<HttpMethod>] = operationObject(operation, context);
     }
     paths[resource] = item;
   }

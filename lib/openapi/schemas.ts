@@ -6,7 +6,8 @@
  */
 import * as z from 'zod/mini';
 import { NewPet, Pet, Pets, PetStatus } from '../domain/pet.ts';
-import { ListPetsQuery, PetIdPath } from '../domain/requests.ts';
+import { IdempotencyKeyHeader, ListPetsQuery, PetIdPath } from '../domain/requests.ts';
+import { IDEMPOTENCY_KEY_HEADER } from '../http/idempotency-key.ts';
 import { ERROR_CODES, type ErrorBody as ErrorBodyType, type ErrorCode as ErrorCodeType } from '../http/errors.ts';
 
 export const ERROR_CODE_VALUES = Object.keys(ERROR_CODES) as [ErrorCodeType, ...ErrorCodeType[]];
@@ -62,8 +63,14 @@ const PARAMETER_SCHEMAS = [
   { id: 'PetIdPath', schema: PetIdPath },
 ] as const;
 
+/** Request header parameters: the header's name and the schema its value is checked with. */
+const HEADER_SCHEMAS = {
+  IdempotencyKeyHeader: { name: IDEMPOTENCY_KEY_HEADER, schema: IdempotencyKeyHeader },
+} as const satisfies Record<string, { name: string; schema: z.core.$ZodType }>;
+
 export type ComponentId = (typeof COMPONENTS)[number]['id'];
 export type ParameterSchemaId = (typeof PARAMETER_SCHEMAS)[number]['id'];
+export type HeaderSchemaId = keyof typeof HEADER_SCHEMAS;
 
 export const componentRef = (id: ComponentId): JsonSchema => ({ $ref: `#/components/schemas/${id}` });
 
@@ -137,8 +144,14 @@ function convert(
   return result;
 }
 
-/** One zod schema as a standalone JSON Schema (a header's, say), without zod's `$schema`. */
-export function standaloneSchema(schema: z.core.$ZodType): JsonSchema {
+/** A request header's name, and its schema as a standalone JSON Schema. */
+export function headerSchema(id: HeaderSchemaId): { name: string; schema: JsonSchema } {
+  const { name, schema } = HEADER_SCHEMAS[id];
+  return { name, schema: standaloneSchema(schema) };
+}
+
+/** One zod schema as a standalone JSON Schema, without zod's `$schema`. */
+function standaloneSchema(schema: z.core.$ZodType): JsonSchema {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
     target: 'draft-2020-12',
     io: 'input',

@@ -7,8 +7,9 @@ import { main as keysCli } from '../../infra/cli/keys.ts';
 import { generateApiKey, newApiKeyRecord } from '#lib/auth/api-keys.ts';
 import { createDocumentClient } from '#lib/store/dynamodb-client.ts';
 import { DynamoDbApiKeyStore } from '#lib/store/dynamodb-api-key-store.ts';
-import { type OperationId, routes } from '#lib/routes.ts';
+import { type OperationId, operations } from '#lib/operations.ts';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
+import { type OperationRequest, validRequest } from '../support/operations.ts';
 import { createPet, expectError, expectJson, expectPet, type Pet, rawError, rawRequest, walkPages } from './helpers.ts';
 
 let api: TestApi;
@@ -41,22 +42,22 @@ afterAll(async () => {
   await api?.close();
 });
 
-type Operation = OperationId;
-const OPERATIONS: readonly Operation[] = routes.map((route) => route.operationId);
+const OPERATIONS: readonly OperationId[] = operations.map((o) => o.operationId);
+
+/** A valid request of an operation, on the pet set up above. */
+function requestOf(operationId: OperationId, name: string): OperationRequest {
+  const operation = operations.find((o) => o.operationId === operationId);
+  if (!operation) throw new Error(`No operation ${operationId}`);
+  return validRequest(operation, { petId: pet.id, name });
+}
 
 /** Calls an operation with a valid request, and `authorization` exactly as given (null: none). */
-function call(operation: Operation, authorization: string | null): Promise<Response> {
+function call(operationId: OperationId, authorization: string | null): Promise<Response> {
+  const { method, path, body } = requestOf(operationId, 'Intruder');
   const headers = new Headers();
   if (authorization !== null) headers.set('authorization', authorization);
-  switch (operation) {
-    case 'listPets':
-      return api.request('/pets', { headers, auth: null });
-    case 'createPet':
-      headers.set('content-type', 'application/json');
-      return api.request('/pets', { method: 'POST', headers, auth: null, body: JSON.stringify({ name: 'Intruder', categoryId: 1 }) });
-    case 'getPet':
-      return api.request(`/pets/${pet.id}`, { headers, auth: null });
-  }
+  if (body !== undefined) headers.set('content-type', 'application/json');
+  return api.request(path, { method, headers, auth: null, ...(body !== undefined ? { body } : {}) });
 }
 
 async function expectUnauthorized(res: Response): Promise<{ body: string; challenge: string }> {
@@ -113,15 +114,14 @@ describe('an overlong Authorization header', () => {
 
 describe('ambiguous credentials', () => {
   it.each(OPERATIONS)('%s refuses two Authorization headers, even when one holds the valid key', async (operation) => {
-    const target = operation === 'getPet' ? `/pets/${pet.id}` : '/pets';
-    const body = operation === 'createPet' ? JSON.stringify({ name: 'Twice', categoryId: 1 }) : undefined;
+    const { method, path, body } = requestOf(operation, 'Twice');
     for (const pair of [
       [`Bearer ${api.apiKey}`, `Bearer ${generateApiKey()}`],
       [`Bearer ${generateApiKey()}`, `Bearer ${api.apiKey}`],
       [`Bearer ${api.apiKey}`, `Bearer ${api.apiKey}`],
     ]) {
-      const res = await rawRequest(`${api.url}${target}`, {
-        method: operation === 'createPet' ? 'POST' : 'GET',
+      const res = await rawRequest(`${api.url}${path}`, {
+        method,
         headers: [
           ['Authorization', pair[0] as string],
           ['authorization', pair[1] as string],

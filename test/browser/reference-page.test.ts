@@ -2,7 +2,7 @@
  * The API reference page (GET /v1/docs) in a real browser: Debian's Chromium, driven by
  * playwright-core, against local mode serving the staging template (`npm run test:browser`; .ci/run
  * installs the `chromium` package when it is missing). The page must load with no console error
- * and no request to another origin, under its Content-Security-Policy with nothing refused, show the three operations, getPet deprecated with its sunset,
+ * and no request to another origin, under its Content-Security-Policy with nothing refused, show every operation, getPet deprecated with its sunset,
  * and the error codes, and let a reader authorize with a key, create a pet and list it.
  * UPDATE_SCREENSHOT=1 rewrites docs/api-reference.png, the screenshot the README shows.
  */
@@ -12,6 +12,7 @@ import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '#lib/auth/api-keys.ts';
+import { operations } from '#lib/operations.ts';
 import { REPO_ROOT } from '../../infra/local/cloud-assembly.ts';
 import { type LocalStack, startLocalStack } from '../../infra/local/local-stack.ts';
 
@@ -74,8 +75,8 @@ async function execute(operationId: string, body?: string): Promise<{ status: st
 }
 
 describe('the API reference page', () => {
-  it('lists the three operations, marks getPet deprecated with its sunset, and shows the error codes', async () => {
-    for (const id of ['listPets', 'createPet', 'getPet']) await expect(operation(id).count()).resolves.toBe(1);
+  it('lists every operation, marks getPet deprecated with its sunset, and shows the error codes', async () => {
+    for (const { operationId } of operations) await expect(operation(operationId).count()).resolves.toBe(1);
     await expect(operation('getPet').getAttribute('class')).resolves.toContain('opblock-deprecated');
     await operation('getPet').locator('.opblock-summary').first().click();
     // The operation renders its body once expanded.

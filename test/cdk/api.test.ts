@@ -91,8 +91,7 @@ describe.each(STAGE_NAMES)('%s REST API', (stage: StageName) => {
     expect(method.properties.Integration.IntegrationHttpMethod).toBe('POST');
     expect(method.properties.OperationName).toBe(route.operationId);
     // Staging invokes the function itself; production its `live` alias, which CodeDeploy shifts.
-    const target =
-      stage === 'production' ? logicalId(stack.liveAliases?.[route.functionName]) : logicalId(stack.functions[route.functionName]);
+    const target = stage === 'production' ? logicalId(stack.liveAliases?.[route.functionId]) : logicalId(stack.functions[route.functionId]);
     expect(JSON.stringify(method.properties.Integration.Uri)).toContain(`"${target}"`);
   });
 

@@ -11,13 +11,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from 'esbuild';
 import { BUNDLED_ASSETS_DIR, REFERENCE_ASSETS } from '#lib/openapi/reference-page.ts';
-import { routes } from '#lib/routes.ts';
+import { type FunctionId, functionIds } from '#lib/operations.ts';
 import { BUNDLE_FILE, BUNDLE_PACKAGE_JSON, esbuildBuildOptions } from '../../infra/cdk/bundling.ts';
 import { PROJECT_ROOT } from '../../infra/cdk/constructs/api-function.ts';
 import { isOwnSource } from '../../infra/cdk/source-maps.ts';
 import { type Synthesised, synth, logicalId } from './synth.ts';
 
-const functionNames = [...new Set(routes.map((r) => r.functionName))];
 let app: Synthesised;
 const scratch = mkdtempSync(join(tmpdir(), 'petstore-bundle-'));
 
@@ -30,14 +29,14 @@ afterAll(() => {
 });
 
 /** Directory of the bundled asset of a function in the cloud assembly. */
-function assetDir(name: (typeof functionNames)[number]): string {
+function assetDir(name: FunctionId): string {
   const stack = app.stacks.staging;
   const fnId = logicalId(stack.functions[name]);
   const key = app.templates.staging.toJSON().Resources[fnId].Properties.Code.S3Key as string;
   return join(app.outdir, `asset.${key.replace(/\.zip$/, '')}`);
 }
 
-describe.each(functionNames)('bundle of %s', (name) => {
+describe.each(functionIds)('bundle of %s', (name) => {
   it('is a minified CommonJS module with its source map, marked CommonJS by a package.json beside it', () => {
     const dir = assetDir(name);
     const code = readFileSync(join(dir, BUNDLE_FILE), 'utf8');

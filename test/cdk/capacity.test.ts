@@ -44,12 +44,12 @@ describe('the capacity model', () => {
 
   it('sums the needs per function and over the stage, the docs routes included', () => {
     const capacity = stageCapacity(base);
-    expect(capacity.methods.map((m) => [m.method, m.functionName, m.concurrencyNeed])).toEqual([
-      ...routes.map((r) => [`${r.method} ${r.resource}`, r.functionName, 110]),
+    expect(capacity.methods.map((m) => [m.method, m.functionId, m.concurrencyNeed])).toEqual([
+      ...routes.map((r) => [`${r.method} ${r.resource}`, r.functionId, 110]),
       ['GET /docs', DOCS_FUNCTION, 11],
       ['GET /docs/{asset}', DOCS_FUNCTION, 11],
     ]);
-    expect(capacity.functions.find((f) => f.functionName === DOCS_FUNCTION)?.concurrencyNeed).toBe(22);
+    expect(capacity.functions.find((f) => f.functionId === DOCS_FUNCTION)?.concurrencyNeed).toBe(22);
     expect(capacity.concurrencyNeed).toBe(routes.length * 110 + 22);
     // Off: no reservation anywhere.
     expect(capacity.reservedConcurrency).toBe(0);

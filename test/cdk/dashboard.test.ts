@@ -139,7 +139,7 @@ describe.each(STAGE_NAMES)('the %s dashboard', (stage) => {
     expect(shown(metrics, 'AWS/ApiGateway', { ...apiDimensions, Method: route.method, Resource: resource })).toEqual(
       ['4XXError Average', '5XXError Average', 'Count Sum', ...LATENCY.map((p) => `Latency ${p}`)].sort(),
     );
-    const fn = `<Ref:${logicalId(stack.functions[route.functionName])}>`;
+    const fn = `<Ref:${logicalId(stack.functions[route.functionId])}>`;
     expect(shown(metrics, 'AWS/Lambda', { FunctionName: fn })).toEqual(
       ['ConcurrentExecutions Maximum', ...LATENCY.map((p) => `Duration ${p}`), 'Errors Sum', 'Throttles Sum'].sort(),
     );
@@ -193,8 +193,8 @@ describe('a dashboard given a web ACL', () => {
     const table = new Table(stack, 'Pets', { partitionKey: { name: 'id', type: AttributeType.NUMBER } });
     const functions = Object.fromEntries(
       routes.map((r) => [
-        r.functionName,
-        LambdaFunction.fromFunctionArn(stack, r.functionName, `arn:aws:lambda:eu-west-1:123456789012:function:${r.functionName}`),
+        r.functionId,
+        LambdaFunction.fromFunctionArn(stack, r.functionId, `arn:aws:lambda:eu-west-1:123456789012:function:${r.functionId}`),
       ]),
     );
     new StageDashboard(stack, 'Dashboard', {

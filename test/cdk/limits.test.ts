@@ -239,11 +239,11 @@ describe.each(STAGE_NAMES)('%s function limits', (stage) => {
     );
     expect(Object.keys(functions).sort()).toEqual(Object.keys(byId).sort());
     for (const [id, fn] of Object.entries(functions)) {
-      const need = capacity.functions.find((f) => f.functionName === byId[id])?.concurrencyNeed;
+      const need = capacity.functions.find((f) => f.functionId === byId[id])?.concurrencyNeed;
       expect(fn.Properties?.ReservedConcurrentExecutions, id).toBe(need);
     }
     // One method's function: at least that method's burst, plus its rate for one duration budget.
-    const createPet = capacity.functions.find((f) => f.functionName === 'create-pet');
+    const createPet = capacity.functions.find((f) => f.functionId === 'create-pet');
     expect(createPet?.reservedConcurrency).toBe(
       settings.throttlingBurstLimit + Math.ceil((settings.throttlingRateLimit * settings.functionDurationMs) / 1000),
     );

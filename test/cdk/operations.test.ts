@@ -9,11 +9,9 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { allTables } from '#lib/store/tables.ts';
-import { routes } from '#lib/routes.ts';
+import { functionIds } from '#lib/operations.ts';
 import { cdkJsonContext, OUTPUT_IDS, STAGE_NAMES, type StageName, tableNameOutputId } from '../../infra/cdk/stages.ts';
 import { resourcesOf, synth, logicalId } from './synth.ts';
-
-const functionNames = [...new Set(routes.map((r) => r.functionName))];
 
 const plain = synth();
 const domain = {
@@ -78,7 +76,7 @@ describe.each(STAGE_NAMES)('%s alarms', (stage) => {
     }
   });
 
-  it.each(functionNames)('watches errors and throttles of %s', (name) => {
+  it.each(functionIds)('watches errors and throttles of %s', (name) => {
     for (const [suffix, metric] of [
       ['errors', 'Errors'],
       ['throttles', 'Throttles'],
@@ -118,7 +116,7 @@ describe.each(STAGE_NAMES)('%s alarms', (stage) => {
   });
 
   it('has the expected number of alarms', () => {
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 2 + 2 * functionNames.length + allTables.length);
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 2 + 2 * functionIds.length + allTables.length);
   });
 });
 
@@ -160,9 +158,9 @@ describe('canary deployments', () => {
   const stack = plain.stacks.production;
 
   it('publish each production function through a live alias shifted by CodeDeploy', () => {
-    production.resourceCountIs('AWS::Lambda::Alias', functionNames.length);
-    production.resourceCountIs('AWS::CodeDeploy::DeploymentGroup', functionNames.length);
-    for (const name of functionNames) {
+    production.resourceCountIs('AWS::Lambda::Alias', functionIds.length);
+    production.resourceCountIs('AWS::CodeDeploy::DeploymentGroup', functionIds.length);
+    for (const name of functionIds) {
       const aliasId = logicalId(stack.liveAliases?.[name]);
       const groupId = logicalId(stack.deploymentGroups?.[name]);
       const resources = production.toJSON().Resources;
@@ -183,7 +181,7 @@ describe('canary deployments', () => {
 
   it('keep every published version when a deploy replaces it, so the alias can be pointed back by hand', () => {
     const versions = resourcesOf(production, 'AWS::Lambda::Version');
-    expect(Object.keys(versions)).toHaveLength(functionNames.length);
+    expect(Object.keys(versions)).toHaveLength(functionIds.length);
     for (const version of Object.values(versions)) {
       expect(version).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
     }
@@ -194,7 +192,7 @@ describe('canary deployments', () => {
       );
   });
 
-  it.each(functionNames)('roll %s back on the API, function and table alarms', (name) => {
+  it.each(functionIds)('roll %s back on the API, function and table alarms', (name) => {
     const groupId = logicalId(stack.deploymentGroups?.[name]);
     const alarms = (production.toJSON().Resources[groupId].Properties.AlarmConfiguration.Alarms as Array<{ Name: { Ref: string } }>).map(
       (a) => production.toJSON().Resources[a.Name.Ref].Properties.AlarmName as string,

@@ -1,40 +1,37 @@
 /**
  * Tables and functions of both stages: tables built from lib/store/tables.ts with the stage's data
- * protection, one Node.js 24 arm64 function per route, and exactly the DynamoDB access each needs.
+ * protection, one Node.js 24 arm64 function per operation, and exactly the DynamoDB access its
+ * descriptor (lib/operations/) states.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
 import { ENV } from '#lib/config.ts';
-import { routes } from '#lib/routes.ts';
-import { allTables } from '#lib/store/tables.ts';
+import { type ApiOperation, type FunctionId, functionIds, operations } from '#lib/operations.ts';
+import { AUTH_TABLE_ACCESS } from '#lib/operations/operation.ts';
+import { allTables, apiKeysTable, idempotencyTable, petsTable } from '#lib/store/tables.ts';
 import { MEMORY_MB } from '../../infra/cdk/function-limits.ts';
 import { cdkJsonContext, STAGE_NAMES, type StageName } from '../../infra/cdk/stages.ts';
+import { grantsOf } from '../support/operations.ts';
 import { resourcesOf, synth, logicalId } from './synth.ts';
 
 const app = synth();
 afterAll(() => app.cleanup());
 
-const functionNames = [...new Set(routes.map((r) => r.functionName))];
-
-/** Exactly what each function may do, written out here rather than derived from the stack. */
-const EXPECTED_ACCESS: Record<(typeof functionNames)[number], string[]> = {
-  'list-pets': ['dynamodb:Scan Pets', 'dynamodb:Query Pets/index/byStatus', 'dynamodb:GetItem ApiKeys'],
-  'create-pet': [
-    'dynamodb:PutItem Pets',
-    'dynamodb:GetItem Pets',
-    'dynamodb:PutItem Idempotency',
-    'dynamodb:GetItem Idempotency',
-    'dynamodb:UpdateItem Idempotency',
-    'dynamodb:GetItem ApiKeys',
-  ],
-  'get-pet': ['dynamodb:GetItem Pets', 'dynamodb:GetItem ApiKeys'],
+/** The environment variable that tells a function each table's name (lib/config.ts). */
+const TABLE_VARIABLES: Record<string, string> = {
+  [petsTable.logicalName]: ENV.petsTable,
+  [apiKeysTable.logicalName]: ENV.apiKeysTable,
+  [idempotencyTable.logicalName]: ENV.idempotencyTable,
 };
 
-const EXPECTED_TABLE_ENV: Record<(typeof functionNames)[number], string[]> = {
-  'list-pets': [ENV.petsTable, ENV.apiKeysTable],
-  'create-pet': [ENV.petsTable, ENV.apiKeysTable, ENV.idempotencyTable],
-  'get-pet': [ENV.petsTable, ENV.apiKeysTable],
-};
+function operationOf(functionId: FunctionId): ApiOperation {
+  const operation = operations.find((o) => o.functionId === functionId);
+  if (!operation) throw new Error(`No operation is answered by ${functionId}`);
+  return operation;
+}
+
+/** The tables a function uses: its descriptor's, and the key lookup every operation makes. */
+const tablesOf = (functionId: FunctionId) => Object.keys({ ...operationOf(functionId).tables, ...AUTH_TABLE_ACCESS });
 
 function tableLogicalIds(stage: StageName): Record<string, string> {
   const stack = app.stacks[stage];
@@ -42,9 +39,9 @@ function tableLogicalIds(stage: StageName): Record<string, string> {
 }
 
 /** `dynamodb:X <table>[/index/<name>]` for every DynamoDB statement of the function's role. */
-function dynamodbGrants(stage: StageName, functionName: (typeof functionNames)[number]): string[] {
+function dynamodbGrants(stage: StageName, functionId: FunctionId): string[] {
   const template = app.templates[stage];
-  const fnId = logicalId(app.stacks[stage].functions[functionName]);
+  const fnId = logicalId(app.stacks[stage].functions[functionId]);
   const fn = template.toJSON().Resources[fnId];
   const roleId = fn.Properties.Role['Fn::GetAtt'][0] as string;
   const tables = tableLogicalIds(stage);
@@ -150,7 +147,7 @@ describe.each(STAGE_NAMES)('%s functions', (stage) => {
   const retention = (cdkJsonContext().stages as Record<string, { logRetentionDays: number }>)[stage]?.logRetentionDays;
 
   it('has one function per route function, and the reference page function with no table at all', () => {
-    template.resourceCountIs('AWS::Lambda::Function', functionNames.length + 1);
+    template.resourceCountIs('AWS::Lambda::Function', functionIds.length + 1);
     const docs = template.toJSON().Resources[logicalId(app.stacks[stage].referenceFunction)];
     expect(docs.Properties).toMatchObject({ FunctionName: `PetStore-${stage}-docs`, Runtime: 'nodejs24.x', Architectures: ['arm64'] });
     expect(JSON.stringify(docs.Properties.Environment?.Variables ?? {})).not.toMatch(/TABLE/);
@@ -167,7 +164,7 @@ describe.each(STAGE_NAMES)('%s functions', (stage) => {
     expect(logLevel).toBe('info');
   });
 
-  it.each(functionNames)('%s runs Node.js 24 on arm64, bundled CommonJS, with its own Infrequent Access log group', (name) => {
+  it.each(functionIds)('%s runs Node.js 24 on arm64, bundled CommonJS, with its own Infrequent Access log group', (name) => {
     const fnId = logicalId(app.stacks[stage].functions[name]);
     const fn = template.toJSON().Resources[fnId];
     expect(fn.Properties).toMatchObject({
@@ -196,22 +193,30 @@ describe.each(STAGE_NAMES)('%s functions', (stage) => {
     });
   });
 
-  it.each(functionNames)('%s is told exactly the table names it uses', (name) => {
+  it.each(functionIds)('%s is told exactly the table names it uses', (name) => {
     const fnId = logicalId(app.stacks[stage].functions[name]);
     const variables = template.toJSON().Resources[fnId].Properties.Environment.Variables as Record<string, unknown>;
     const tableVars = Object.keys(variables).filter((key) => key.endsWith('_TABLE_NAME'));
-    expect(tableVars.sort()).toEqual([...EXPECTED_TABLE_ENV[name]].sort());
+    expect(tableVars.sort()).toEqual(
+      tablesOf(name)
+        .map((table) => TABLE_VARIABLES[table])
+        .sort(),
+    );
     const tables = tableLogicalIds(stage);
     expect(tables[(variables[ENV.petsTable] as { Ref: string }).Ref]).toBe('Pets');
     expect(tables[(variables[ENV.apiKeysTable] as { Ref: string }).Ref]).toBe('ApiKeys');
   });
 
-  it.each(functionNames)('%s may perform exactly its DynamoDB actions, on exactly its tables', (name) => {
-    expect(dynamodbGrants(stage, name).sort()).toEqual([...EXPECTED_ACCESS[name]].sort());
+  it.each(functionIds)('%s may perform exactly its DynamoDB actions, on exactly its tables', (name) => {
+    expect(dynamodbGrants(stage, name).sort()).toEqual(
+      grantsOf(operationOf(name))
+        .map((grant) => `dynamodb:${grant}`)
+        .sort(),
+    );
   });
 
   it('grants no wildcard action or resource and no managed policy to the function roles', () => {
-    for (const name of functionNames) {
+    for (const name of functionIds) {
       const fnId = logicalId(app.stacks[stage].functions[name]);
       const roleId = template.toJSON().Resources[fnId].Properties.Role['Fn::GetAtt'][0] as string;
       const role = template.toJSON().Resources[roleId];

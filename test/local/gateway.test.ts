@@ -31,6 +31,8 @@ import { startLocalApi } from '../../infra/local/api-server.ts';
 import { generateApiKey } from '#lib/auth/api-keys.ts';
 import { GATEWAY_MAX_BODY_BYTES } from '#lib/http/gateway-errors.ts';
 import { openApiMappingTemplate } from '#lib/openapi/serve.ts';
+import { functionIds } from '#lib/operations.ts';
+import { API_BASE_PATH, allowedMethods, resources } from '#lib/routes.ts';
 
 let definition: RestApiDefinition;
 beforeAll(async () => {
@@ -80,29 +82,28 @@ describe('the template', () => {
     ]);
     // Staging has a web ACL by default, and reserves no concurrency.
     expect(definition.webAcl).toBeDefined();
-    expect([...definition.functions.values()].map((f) => f.reservedConcurrency)).toEqual([undefined, undefined, undefined, undefined]);
-    expect([...definition.functions.values()].map((f) => f.functionName).sort()).toEqual([
-      'PetStore-staging-create-pet',
-      'PetStore-staging-docs',
-      'PetStore-staging-get-pet',
-      'PetStore-staging-list-pets',
-    ]);
+    // One function per operation, and the docs function.
+    expect([...definition.functions.values()].map((f) => f.reservedConcurrency)).toEqual([...functionIds, 'docs'].map(() => undefined));
+    expect([...definition.functions.values()].map((f) => f.functionName).sort()).toEqual(
+      [...functionIds, 'docs'].map((id) => `PetStore-staging-${id}`).sort(),
+    );
     const paths: string[] = [];
     const walk = (node: RestApiDefinition['root']) => {
       paths.push(`${node.path} ${[...node.methods.keys()].sort().join(',')}`);
       node.children.forEach(walk);
     };
     walk(definition.root);
-    expect(paths.sort()).toEqual([
-      '/ ANY',
-      '/v1 ANY',
-      '/v1/docs ANY,GET',
-      '/v1/docs/{asset} ANY,GET',
-      '/v1/openapi.json ANY,GET',
-      '/v1/pets ANY,GET,POST',
-      '/v1/pets/{petId} ANY,GET',
-      '/{proxy+} ANY',
-    ]);
+    expect(paths.sort()).toEqual(
+      [
+        '/ ANY',
+        '/v1 ANY',
+        '/v1/docs ANY,GET',
+        '/v1/docs/{asset} ANY,GET',
+        '/v1/openapi.json ANY,GET',
+        ...resources.map((resource) => `${API_BASE_PATH}${resource} ${['ANY', ...allowedMethods(resource)].sort().join(',')}`),
+        '/{proxy+} ANY',
+      ].sort(),
+    );
   });
 });
 

@@ -23,7 +23,9 @@ import {
   serializeOpenApiDocument,
 } from '#lib/openapi/document.ts';
 import { MAPPING_TEMPLATE_MAX_BYTES, openApiMappingTemplate, servedOpenApiDocument } from '#lib/openapi/serve.ts';
-import { routes } from '#lib/routes.ts';
+import { functionIds, operations } from '#lib/operations.ts';
+import { getPet } from '#lib/operations/get-pet.ts';
+import type { Operation } from '#lib/operations/operation.ts';
 import { documentSchemas } from '../support/response-contract.ts';
 
 const OPENAPI_FILE = new URL('../../openapi.json', import.meta.url);
@@ -97,26 +99,44 @@ describe('openapi.json', () => {
 });
 
 describe('the document', () => {
-  it('is OpenAPI 3.1 with the operations of the route table, getPet deprecated', () => {
+  it('is OpenAPI 3.1 with the operations of the descriptors, getPet deprecated', () => {
     expect(document.openapi).toMatch(/^3\.1\.\d+$/);
     expect(document.info.version).toBe('1.0.0');
     const ops = Object.entries(document.paths).flatMap(([path, item]) =>
       Object.entries(item).map(([method, op]) => [method.toUpperCase(), path, op?.operationId, op?.deprecated ?? false]),
     );
-    expect(ops).toEqual(routes.map((r) => [r.method, r.resource, r.operationId, r.deprecated ?? false]));
+    expect(ops).toEqual(operations.map((o) => [o.method, o.resource, o.operationId, o.deprecation !== undefined]));
     expect(operation('getPet').deprecated).toBe(true);
   });
 
   it('requires bearerAuth (HTTP bearer) on every operation', () => {
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
-    for (const route of routes) expect(operation(route.operationId).security).toEqual([{ bearerAuth: [] }]);
+    for (const { operationId } of operations) expect(operation(operationId).security).toEqual([{ bearerAuth: [] }]);
   });
 
-  it('documents every status the handlers and the gateway produce', () => {
-    const statuses = (id: string) => Object.keys(operation(id).responses).map(Number);
-    expect(statuses('listPets')).toEqual([200, 400, 401, 429, 500, 503]);
-    expect(statuses('createPet')).toEqual([201, 400, 401, 413, 415, 422, 429, 500, 503]);
-    expect(statuses('getPet')).toEqual([200, 400, 401, 404, 429, 500, 503]);
+  it.each(operations)('documents every status of $operationId: its success, its error codes and the gateway throttle', (op) => {
+    const statuses = Object.keys(operation(op.operationId).responses).map(Number);
+    const expected = new Set([op.success.status, ...op.errors.map((code) => ERROR_CODES[code]), ERROR_CODES.too_many_requests]);
+    expect(statuses).toEqual([...expected].sort((a, b) => a - b));
+  });
+
+  it('documents a success without a body (204) as a response without content', () => {
+    const { deprecation: _, ...current } = getPet;
+    const removal: Operation = {
+      ...current,
+      operationId: 'removePet',
+      method: 'DELETE',
+      success: { status: 204, description: 'Removed.', headers: [] },
+    };
+    const built = buildOpenApiDocument([removal]).paths['/pets/{petId}']?.delete;
+    expect(built?.responses['204']).toEqual({
+      description: 'Removed.',
+      headers: { 'X-Request-Id': { $ref: '#/components/headers/XRequestId' } },
+    });
+    expect(built?.responses['404']).toHaveProperty('content');
+  });
+
+  it('answers the requests that match no operation from the gateway responses', () => {
     expect(document['x-gateway-responses']).toEqual({
       unknownPath: { $ref: '#/components/responses/NotFound' },
       methodNotAllowed: { $ref: '#/components/responses/MethodNotAllowed' },
@@ -256,7 +276,7 @@ describe('serving the document', () => {
   const unused: ProxyHandler = () => Promise.reject(new Error('no operation runs here'));
 
   beforeAll(async () => {
-    const stage = await sourceStageApi({ handlers: { 'list-pets': unused, 'create-pet': unused, 'get-pet': unused } });
+    const stage = await sourceStageApi({ handlers: Object.fromEntries(functionIds.map((id) => [id, unused])) });
     api = await startLocalApi({ api: stage.api });
   });
   afterAll(() => api.close());

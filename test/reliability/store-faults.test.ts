@@ -1,26 +1,31 @@
 /**
  * What a client sees when DynamoDB fails: 503 with Retry-After for throttling, errors and
  * timeouts, within a bounded time; a failed key lookup is a 503, never a 401; nothing half-written.
+ * And, seen by the same proxy, that each function calls DynamoDB only as its descriptor grants:
+ * local mode enforces no IAM, so this is where a missing grant shows before a deploy.
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { startLocalApi } from '../../infra/local/api-server.ts';
 import { sourceStageApi } from '../../infra/local/stage-api.ts';
 import { ENV } from '#lib/config.ts';
+import { type OperationId, operations } from '#lib/operations.ts';
 import { reconfigure } from '#lib/services.ts';
 import { createDocumentClient, STORE_TIMEOUTS } from '#lib/store/dynamodb-client.ts';
+import { apiKeysTable, idempotencyTable, petsTable } from '#lib/store/tables.ts';
 import { lambdaContext, proxyEvent } from '../../infra/bench/scenarios.ts';
 import { type FaultProxy, SLOW_ANSWER_MS, startFaultProxy } from '../support/fault-proxy.ts';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
+import { grantsOf, validRequest } from '../support/operations.ts';
 
 let api: TestApi;
 let proxy: FaultProxy;
 
-const operations = [
-  ['listPets', 'GET', '/pets', undefined],
-  ['createPet', 'POST', '/pets', JSON.stringify({ name: 'Rex', categoryId: 1 })],
-  ['getPet', 'GET', '/pets/1', undefined],
-] as const;
+/** Every operation as `[operationId, method, path, body, success status]`. */
+const requests = operations.map((operation) => {
+  const { method, path, body } = validRequest(operation, { petId: 1, name: 'Rex' });
+  return [operation.operationId, method, path, body, operation.success.status] as const;
+});
 
 function call(method: string, path: string, body: string | undefined, auth = api.apiKey): Promise<Response> {
   return fetch(`${api.url}${path}`, {
@@ -66,7 +71,7 @@ describe('store faults', () => {
     expect((await call('GET', '/pets', undefined)).status).toBe(200);
   });
 
-  it.each(operations)('%s answers 503 when the pets table is throttled, after 3 attempts', async (_name, method, path, body) => {
+  it.each(requests)('%s answers 503 when the pets table is throttled, after 3 attempts', async (_name, method, path, body) => {
     proxy.decide = (_op, table) => (table === api.stack.tableNames.pets ? 'throttle' : 'pass');
     await expect503(await call(method, path, body), '2');
     expect(petsCalls()).toHaveLength(3);
@@ -82,12 +87,12 @@ describe('store faults', () => {
     },
   );
 
-  it.each(operations)('%s answers 503 when DynamoDB fails with 500s', async (_name, method, path, body) => {
+  it.each(requests)('%s answers 503 when DynamoDB fails with 500s', async (_name, method, path, body) => {
     proxy.decide = (_op, table) => (table === api.stack.tableNames.pets ? 'server-error' : 'pass');
     await expect503(await call(method, path, body));
   });
 
-  it.each(operations)('%s answers 503, not 401, when the key lookup fails', async (_name, method, path, body) => {
+  it.each(requests)('%s answers 503, not 401, when the key lookup fails', async (_name, method, path, body) => {
     proxy.decide = () => 'throttle';
     // A key the verifier has not cached yet, so the lookup really happens.
     const fresh = await createFreshKey();
@@ -97,10 +102,10 @@ describe('store faults', () => {
   describe('the key is verified before the store is asked for anything else', () => {
     const keyCalls = () => proxy.calls.filter((c) => c.tableName === api.stack.tableNames.apiKeys);
 
-    it.each(operations)('%s reaches the pets table only after the key lookup has answered', async (_name, method, path, body) => {
+    it.each(requests)('%s reaches the pets table only after the key lookup has answered', async (_name, method, path, body, success) => {
       proxy.decide = (_op, table) => (table === api.stack.tableNames.apiKeys ? 'slow' : 'pass');
       const fresh = await createFreshKey();
-      expect([200, 201, 404]).toContain((await call(method, path, body, fresh)).status);
+      expect([success, 404]).toContain((await call(method, path, body, fresh)).status);
       const [lookup] = keyCalls();
       const [first] = petsCalls();
       expect((first?.at ?? 0) - (lookup?.at ?? Number.POSITIVE_INFINITY)).toBeGreaterThanOrEqual(SLOW_ANSWER_MS - 5);
@@ -133,6 +138,48 @@ describe('store faults', () => {
       proxy.calls.length = 0;
       expect((await call('GET', '/pets', undefined)).status).toBe(200);
       expect(proxy.calls.map((c) => c.tableName)).toEqual([api.stack.tableNames.pets]);
+    });
+  });
+
+  describe('each function calls DynamoDB only as its descriptor grants', () => {
+    /** The calls of the last request as `X <table>[/index/<name>]`, tables by logical name. */
+    const made = () => {
+      const logical = new Map([
+        [api.stack.tableNames.pets, petsTable.logicalName],
+        [api.stack.tableNames.apiKeys, apiKeysTable.logicalName],
+        [api.stack.tableNames.idempotency, idempotencyTable.logicalName],
+      ]);
+      return proxy.calls.map((c) => `${c.operation} ${logical.get(c.tableName ?? '')}${c.indexName ? `/index/${c.indexName}` : ''}`);
+    };
+    const expectGranted = (operationId: OperationId) => {
+      const operation = operations.find((o) => o.operationId === operationId);
+      if (!operation) throw new Error(`No operation ${operationId}`);
+      const calls = made();
+      expect(calls.length).toBeGreaterThan(0);
+      for (const call of calls) expect(grantsOf(operation), call).toContain(call);
+    };
+
+    it.each(requests)('%s', async (operationId, method, path, body, success) => {
+      expect([success, 404]).toContain((await call(method, path, body, await createFreshKey())).status);
+      expectGranted(operationId);
+    });
+
+    it('listPets filtered by status (the status index)', async () => {
+      expect((await call('GET', '/pets?status=available', undefined, await createFreshKey())).status).toBe(200);
+      expect(made().some((c) => c.includes('/index/'))).toBe(true);
+      expectGranted('listPets');
+    });
+
+    it('createPet with an Idempotency-Key, then its replay', async () => {
+      const key = await createFreshKey();
+      const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': `grants-${Date.now()}` };
+      const init = { method: 'POST', headers, body: JSON.stringify({ name: 'Granted', categoryId: 1 }) };
+      expect((await fetch(`${api.url}/pets`, init)).status).toBe(201);
+      expectGranted('createPet');
+      proxy.calls.length = 0;
+      const replay = await fetch(`${api.url}/pets`, init);
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expectGranted('createPet');
     });
   });
 
@@ -289,7 +336,7 @@ describe('an unreachable store', () => {
     try {
       expect((await call('GET', '/pets', undefined)).status).toBe(200);
       await doomed.close();
-      for (const [, method, path, body] of operations) {
+      for (const [, method, path, body] of requests) {
         const started = performance.now();
         await expect503(await call(method, path, body));
         expect(performance.now() - started).toBeLessThan(3_000);
@@ -302,7 +349,7 @@ describe('an unreachable store', () => {
   it('gives every operation a 503 Error within 3 s', async () => {
     const closed = await startLocalApiOnClosedPort();
     try {
-      for (const [, method, path, body] of operations) {
+      for (const [, method, path, body] of requests) {
         const started = performance.now();
         const response = await fetch(`${closed.url}${path}`, {
           method,

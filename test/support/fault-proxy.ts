@@ -50,7 +50,7 @@ export interface FaultProxy {
    * Every call, in order of arrival; `at` is performance.now() on arrival, `closedAt` when the
    * client closed the connection of a `hang` call (it gave up: a timeout, or an abort).
    */
-  readonly calls: { operation: string; tableName: string | undefined; fault: Fault; at: number; closedAt?: number }[];
+  readonly calls: { operation: string; tableName: string | undefined; indexName?: string; fault: Fault; at: number; closedAt?: number }[];
   close(): Promise<void>;
 }
 
@@ -70,14 +70,21 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     const body = Buffer.concat(chunks);
     const at = performance.now();
     const operation = String(req.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
-    let tableName: string | undefined;
+    let target: { TableName?: string; IndexName?: string } = {};
     try {
-      tableName = (JSON.parse(body.toString('utf8')) as { TableName?: string }).TableName;
+      target = JSON.parse(body.toString('utf8')) as typeof target;
     } catch {
-      tableName = undefined;
+      target = {};
     }
+    const tableName = target.TableName;
     const fault = proxy.decide(operation, tableName);
-    const call: FaultProxy['calls'][number] = { operation, tableName, fault, at };
+    const call: FaultProxy['calls'][number] = {
+      operation,
+      tableName,
+      fault,
+      at,
+      ...(target.IndexName ? { indexName: target.IndexName } : {}),
+    };
     proxy.calls.push(call);
     if (fault === 'hang') {
       hanging.add(res);

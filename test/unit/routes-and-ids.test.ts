@@ -1,16 +1,16 @@
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { allowedMethods, routes } from '#lib/routes.ts';
+import { functionIds, operations } from '#lib/operations.ts';
 import { generatePetId, ID_EPOCH_MS } from '#lib/store/ids.ts';
 
-describe('route table', () => {
-  it('names the three operations of the spec', () => {
-    expect(routes.map((r) => `${r.method} ${r.resource} ${r.operationId}`)).toEqual([
-      'GET /pets listPets',
-      'POST /pets createPet',
-      'GET /pets/{petId} getPet',
-    ]);
-    expect(allowedMethods('/pets')).toEqual(['GET', 'POST']);
-    expect(allowedMethods('/pets/{petId}')).toEqual(['GET']);
+describe('operation descriptors', () => {
+  const unique = (values: readonly string[]) => new Set(values).size === values.length;
+
+  it('give each operation its own route, operationId and function module under functions/', () => {
+    expect(unique(operations.map((o) => `${o.method} ${o.resource}`))).toBe(true);
+    expect(unique(operations.map((o) => o.operationId))).toBe(true);
+    expect(unique(functionIds)).toBe(true);
+    for (const id of functionIds) expect(existsSync(new URL(`../../functions/${id}.ts`, import.meta.url)), id).toBe(true);
   });
 });
 

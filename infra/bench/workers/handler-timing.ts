@@ -48,16 +48,16 @@ serve({
     }
     const results: HandlerTiming[] = [];
     let n = 0;
-    const cases = SCENARIOS.map((s) => ({ id: s.id, functionName: s.functionName as string }));
+    const cases = SCENARIOS.map((s) => ({ id: s.id, functionId: s.functionId as string }));
     const rounds = request.rounds as number;
     type Case = (typeof cases)[number];
     const invokerOf = (scenario: Case) => {
-      const handler = handlers.get(scenario.functionName);
-      if (!handler) throw new Error(`no bundle for ${scenario.functionName}`);
+      const handler = handlers.get(scenario.functionId);
+      if (!handler) throw new Error(`no bundle for ${scenario.functionId}`);
       return async () => {
         const requestId = `bench-${++n}`;
         const event = proxyEvent(requestFor(scenario.id, ids, n), apiKey, requestId);
-        const context = lambdaContext(scenario.functionName, requestId);
+        const context = lambdaContext(scenario.functionId, requestId);
         const started = performance.now();
         const result = await handler(event, context);
         return { ms: performance.now() - started, status: result.statusCode };

@@ -21,6 +21,7 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { ENV } from '#lib/config.ts';
 import type { LogLevel } from '#lib/http/log.ts';
+import type { TableAccess } from '#lib/operations/operation.ts';
 import { BUNDLE_FILE, BUNDLE_PACKAGE_JSON, esbuildOptions } from '../bundling.ts';
 import { MEMORY_MB, TIMEOUT_SECONDS } from '../function-limits.ts';
 import type { ServiceTable } from './data-tables.ts';
@@ -28,28 +29,6 @@ import { serviceLogGroup } from './log-groups.ts';
 
 /** The repository root: the bundling input, holding package-lock.json and functions/. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-
-/** Item-level DynamoDB actions a function may be granted on a table. */
-export type TableAction =
-  | 'GetItem'
-  | 'PutItem'
-  | 'UpdateItem'
-  | 'DeleteItem'
-  | 'ConditionCheckItem'
-  | 'BatchGetItem'
-  | 'BatchWriteItem'
-  | 'Query'
-  | 'Scan';
-
-/** Actions that apply to a global secondary index. */
-export type IndexAction = 'Query' | 'Scan';
-
-export interface TableAccess {
-  /** Actions on the table's own ARN. */
-  readonly table?: readonly TableAction[];
-  /** Actions on named indexes (`<table ARN>/index/<name>`), which the table actions do not cover. */
-  readonly indexes?: Readonly<Record<string, readonly IndexAction[]>>;
-}
 
 export interface BindTableProps {
   readonly table: ServiceTable;

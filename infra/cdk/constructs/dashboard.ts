@@ -59,8 +59,8 @@ export class StageDashboard extends Construct {
     this.dashboard.addWidgets(new AlarmStatusWidget({ title: 'Alarms', alarms: [...props.alarms], width: WIDTH }));
     this.dashboard.addWidgets(...apiWidgets('API, all operations', props.api));
     for (const route of props.routes) {
-      const fn = props.functions[route.functionName];
-      if (!fn) throw new Error(`No function ${route.functionName} for ${route.operationId}`);
+      const fn = props.functions[route.functionId];
+      if (!fn) throw new Error(`No function ${route.functionId} for ${route.operationId}`);
       this.dashboard.addWidgets(...operationWidgets(route, props.api, fn));
     }
     for (const { definition, table } of props.tables) {

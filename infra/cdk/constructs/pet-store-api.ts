@@ -48,7 +48,7 @@ import { WebAcl } from './web-acl.ts';
 export interface PetStoreApiProps {
   readonly settings: StageSettings;
   /** What each route invokes: the function itself, or its `live` alias in production. */
-  readonly targets: Readonly<Record<Route['functionName'], IFunction>>;
+  readonly targets: Readonly<Record<Route['functionId'], IFunction>>;
   /** Serves GET /v1/docs and /v1/docs/{asset}, the API reference page. */
   readonly referenceTarget: IFunction;
   readonly logRetention: RetentionDays;
@@ -234,7 +234,7 @@ export class PetStoreApi extends Construct {
         resource.addMethod(
           route.method,
           // allowTestInvoke off: no extra invoke permission for the console's test button.
-          new LambdaIntegration(targets[route.functionName], { proxy: true, allowTestInvoke: false }),
+          new LambdaIntegration(targets[route.functionId], { proxy: true, allowTestInvoke: false }),
           { operationName: route.operationId, authorizationType: AuthorizationType.NONE },
         );
       }

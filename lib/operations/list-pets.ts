@@ -1,0 +1,21 @@
+/** `GET /pets`: a page of animals, optionally filtered by availability status (functions/list-pets.ts). */
+import { BY_STATUS_INDEX, petsTable } from '../store/tables.ts';
+import type { Operation } from './operation.ts';
+
+export const listPets = {
+  operationId: 'listPets',
+  method: 'GET',
+  resource: '/pets',
+  functionId: 'list-pets',
+  // Scan for the unfiltered list, Query on the status index for `?status=`.
+  tables: { [petsTable.logicalName]: { table: ['Scan'], indexes: { [BY_STATUS_INDEX]: ['Query'] } } },
+  summary: 'List animals',
+  description:
+    'A page of animals, optionally filtered by availability status: in id (creation) order with `status`, in no ' +
+    'particular order without it. Following the pages visits every animal that exists throughout, once. When more follow, the ' +
+    '`Link` header with `rel="next"` gives the URL of the next page (it keeps `limit` and `status` and adds ' +
+    'the opaque `cursor`); the last page has no such header.',
+  query: 'ListPetsQuery',
+  success: { status: 200, description: 'A page of animals (possibly empty).', schema: 'Pets', headers: ['NextPageLink'] },
+  errors: ['validation_failed', 'invalid_cursor', 'unauthorized', 'internal_error', 'service_unavailable'],
+} as const satisfies Operation;
