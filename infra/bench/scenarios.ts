@@ -3,7 +3,8 @@
  * timings and the cold-start first invocation.
  */
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { lambdaContext as localLambdaContext, toProxyEvent } from '../local/lambda/lambda-event.ts';
+import { toProxyEvent } from '../local/gateway/proxy-event.ts';
+import { lambdaContext as localLambdaContext } from '../local/lambda/lambda-context.ts';
 import type { Route } from '#lib/routes.ts';
 
 export type ScenarioId = 'list' | 'list-status' | 'create' | 'get';

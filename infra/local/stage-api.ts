@@ -8,9 +8,10 @@ import { reconfigure } from '#lib/services.ts';
 import type { FunctionId } from '#lib/operations.ts';
 import type { StageName } from '../cdk/stages.ts';
 import { cachedStageTemplate, localTableRefs, readAssemblyStage } from './cloud-assembly.ts';
-import { LocalRestApi } from './gateway/rest-api.ts';
+import { type FunctionInvoker, LocalRestApi } from './gateway/rest-api.ts';
 import { type CfnTemplate, type RestApiDefinition, readRestApi } from './gateway/template.ts';
 import { BundleFunctions } from './lambda/bundle-functions.ts';
+import { withReservedConcurrency } from './lambda/reserved-concurrency.ts';
 import { loadSourceHandlers, type ProxyHandler, sourceInvoker, sourceModuleOf } from './lambda/source-functions.ts';
 
 export type { ProxyHandler };
@@ -48,10 +49,7 @@ export async function sourceStageApi(options: SourceStageOptions = {}): Promise<
   const modules = [...new Set([...definition.functions.values()].map((fn) => sourceModuleOf(fn, definition)))];
   const handlers = await loadSourceHandlers(modules, importHandler, options.handlers);
   return {
-    api: new LocalRestApi(definition, sourceInvoker(definition, handlers), {
-      throttling: options.throttling ?? false,
-      maxBodyBytes: GATEWAY_MAX_BODY_BYTES,
-    }),
+    api: limitedApi(definition, sourceInvoker(definition, handlers), options.throttling ?? false),
     close: async () => undefined,
   };
 }
@@ -108,7 +106,15 @@ export function bundleStageApi(options: BundleStageOptions): StageApi {
     ...(options.onFunctionOutput ? { onOutput: options.onFunctionOutput } : {}),
   });
   return {
-    api: new LocalRestApi(definition, functions.invoke, { throttling: options.throttling ?? true, maxBodyBytes: GATEWAY_MAX_BODY_BYTES }),
+    api: limitedApi(definition, functions.invoke, options.throttling ?? true),
     close: () => functions.close(),
   };
+}
+
+/** The gateway over the functions, with the stage's limits on or off: the web ACL, the methods' throttles and the reservations. */
+function limitedApi(definition: RestApiDefinition, invoke: FunctionInvoker, limits: boolean): LocalRestApi {
+  return new LocalRestApi(definition, limits ? withReservedConcurrency(invoke) : invoke, {
+    throttling: limits,
+    maxBodyBytes: GATEWAY_MAX_BODY_BYTES,
+  });
 }

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { withReservedConcurrency } from '../../infra/local/lambda/reserved-concurrency.ts';
 import { cachedStageTemplate, REPO_ROOT, synthesizeStageTemplate } from '../../infra/local/cloud-assembly.ts';
 import { preferredCoding } from '#lib/http/content-coding.ts';
 import { type FunctionInvoker, LocalRestApi, type RequestHead } from '../../infra/local/gateway/rest-api.ts';
@@ -569,7 +570,8 @@ describe('reserved concurrency, from the template', () => {
       await new Promise<void>((resolve) => gates.push(resolve));
       return echo(fn, event, requestId);
     };
-    const api = new LocalRestApi(reserving, slow, { throttling: true, maxBodyBytes: GATEWAY_MAX_BODY_BYTES });
+    // The reservation is the invoker's, as local mode composes it (infra/local/stage-api.ts).
+    const api = new LocalRestApi(reserving, withReservedConcurrency(slow), { throttling: true, maxBodyBytes: GATEWAY_MAX_BODY_BYTES });
     const reserved = [...reserving.functions.values()].find((f) => f.functionName.endsWith('list-pets'))?.reservedConcurrency ?? 0;
     expect(reserved).toBe(22);
     // The burst, then what the bucket refills (20 a second) while the held calls outlast their 100 ms.

@@ -1,7 +1,8 @@
-/** The translation of an HTTP request into what a deployed function receives (infra/local/lambda/lambda-event.ts). */
+/** The translation of an HTTP request into what a deployed function receives (infra/local/gateway/proxy-event.ts, infra/local/lambda/lambda-context.ts). */
 import { describe, expect, it } from 'vitest';
 import { MEMORY_MB, TIMEOUT_SECONDS } from '../../infra/cdk/function-limits.ts';
-import { lambdaContext, toProxyEvent } from '../../infra/local/lambda/lambda-event.ts';
+import { toProxyEvent } from '../../infra/local/gateway/proxy-event.ts';
+import { lambdaContext } from '../../infra/local/lambda/lambda-context.ts';
 
 const eventFor = (rawHeaders: string[], body: Buffer, search = '') =>
   toProxyEvent({

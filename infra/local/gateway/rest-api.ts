@@ -12,7 +12,7 @@
 import { deflateSync, gzipSync } from 'node:zlib';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { preferredCoding } from '#lib/http/content-coding.ts';
-import { toProxyEvent, type GatewayRequest } from '../lambda/lambda-event.ts';
+import { toProxyEvent, type GatewayRequest } from './proxy-event.ts';
 import { headerIn, headerOf } from './headers.ts';
 import { matchPath, methodFor } from './router.ts';
 import type {
@@ -24,7 +24,6 @@ import type {
   MockIntegration,
   RestApiDefinition,
 } from './template.ts';
-import { withReservedConcurrency } from '../lambda/reserved-concurrency.ts';
 import { MethodThrottle } from './throttle.ts';
 import { LocalWebAcl } from './web-acl.ts';
 import { type ContextVariables, renderTemplate, valueAt } from './velocity.ts';
@@ -54,8 +53,9 @@ export type Routed =
 
 export interface LocalRestApiOptions {
   /**
-   * Apply the stage's limits: the web ACL's rules (their Block responses), the method throttling
-   * (429 THROTTLED) and the functions' reserved concurrency (INTEGRATION_FAILURE).
+   * Apply the stage's limits: the web ACL's rules (their Block responses) and the method throttling
+   * (429 THROTTLED). The functions' reserved concurrency is the invoker's (lambda/reserved-concurrency.ts):
+   * an invocation it refuses comes back throttled, and the gateway answers INTEGRATION_FAILURE.
    */
   readonly throttling: boolean;
   /** API Gateway's payload limit: a larger request gets REQUEST_TOO_LARGE before any function runs. */
@@ -84,7 +84,7 @@ export class LocalRestApi {
 
   constructor(definition: RestApiDefinition, invoke: FunctionInvoker, options: LocalRestApiOptions) {
     this.definition = definition;
-    this.#invoke = options.throttling ? withReservedConcurrency(invoke) : invoke;
+    this.#invoke = invoke;
     this.#maxBodyBytes = options.maxBodyBytes;
     this.#throttle = options.throttling ? new MethodThrottle(definition.throttling) : undefined;
     this.#webAcl = options.throttling && definition.webAcl ? new LocalWebAcl(definition.webAcl) : undefined;

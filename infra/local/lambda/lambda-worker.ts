@@ -5,7 +5,7 @@
 import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { type FunctionLimits, lambdaContext } from './lambda-event.ts';
+import { type FunctionLimits, lambdaContext } from './lambda-context.ts';
 
 interface Setup {
   readonly modulePath: string;

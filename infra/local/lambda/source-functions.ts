@@ -4,7 +4,7 @@
  * handlers (log sinks, environment, injected faults). The template still decides everything else.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { lambdaContext } from './lambda-event.ts';
+import { lambdaContext } from './lambda-context.ts';
 import type { FunctionInvoker } from '../gateway/rest-api.ts';
 import type { LambdaFunctionDefinition, RestApiDefinition } from '../gateway/template.ts';
 

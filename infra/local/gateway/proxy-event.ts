@@ -1,11 +1,9 @@
 /**
- * What a deployed function receives, built from plain data: the REST API (v1) proxy event API
- * Gateway sends for a request, and the Lambda context of a function with the deployed memory and
- * time limit. The local API, the benchmark and the tests all use these.
+ * The REST API (v1) proxy event API Gateway sends a function for a request, built from plain data.
+ * The local gateway, the benchmark and the tests use it.
  */
-import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { MEMORY_MB, TIMEOUT_SECONDS } from '../../cdk/function-limits.ts';
-import { headerIn } from '../gateway/headers.ts';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { headerIn } from './headers.ts';
 
 export const LOCAL_STAGE = 'local';
 
@@ -132,33 +130,4 @@ function decodeUtf8(bytes: Buffer): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-export interface FunctionLimits {
-  readonly memoryMb: number;
-  readonly timeoutSeconds: number;
-}
-
-/** The Lambda context a deployed function gets: its memory, and a deadline one timeout away. */
-export function lambdaContext(
-  requestId: string,
-  functionName: string,
-  stream = LOCAL_STAGE,
-  limits: FunctionLimits = { memoryMb: MEMORY_MB, timeoutSeconds: TIMEOUT_SECONDS },
-): Context {
-  const deadline = Date.now() + limits.timeoutSeconds * 1000;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: String(limits.memoryMb),
-    awsRequestId: requestId,
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: stream,
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
 }

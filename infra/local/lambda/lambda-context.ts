@@ -1,0 +1,36 @@
+/**
+ * The Lambda context a deployed function gets, with the deployed memory and time limit: what the
+ * local functions, the benchmark and the tests hand a handler beside its event.
+ */
+import type { Context } from 'aws-lambda';
+import { MEMORY_MB, TIMEOUT_SECONDS } from '../../cdk/function-limits.ts';
+import { LOCAL_STAGE } from '../gateway/proxy-event.ts';
+
+export interface FunctionLimits {
+  readonly memoryMb: number;
+  readonly timeoutSeconds: number;
+}
+
+/** The Lambda context a deployed function gets: its memory, and a deadline one timeout away. */
+export function lambdaContext(
+  requestId: string,
+  functionName: string,
+  stream = LOCAL_STAGE,
+  limits: FunctionLimits = { memoryMb: MEMORY_MB, timeoutSeconds: TIMEOUT_SECONDS },
+): Context {
+  const deadline = Date.now() + limits.timeoutSeconds * 1000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: String(limits.memoryMb),
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: stream,
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
