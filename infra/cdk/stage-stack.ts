@@ -146,13 +146,23 @@ export class PetStoreStack extends Stack {
     this.api = new PetStoreApi(this, 'Api', { settings, targets, referenceTarget: this.referenceFunction, logRetention, logRemovalPolicy });
     // The names the API was given (PetStoreApi: restApiName = stack name, stageName = stage).
     const apiNames = { apiName: this.stackName, stageName: settings.stage };
-    this.monitoring = new Monitoring(this, 'Monitoring', { settings, api: apiNames, functions, tables: this.tables.all });
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      settings,
+      api: apiNames,
+      functions,
+      referenceFunction: this.referenceFunction,
+      accessLogs: this.api.accessLogGroup,
+      ...(this.liveAliases ? { liveAliases: this.liveAliases } : {}),
+      tables: this.tables.all,
+    });
     this.dashboard = new StageDashboard(this, 'Dashboard', {
       api: apiNames,
       routes,
       functions,
+      referenceFunction: this.referenceFunction,
       tables: this.tables.all,
       alarms: this.monitoring.all,
+      answered: this.monitoring.answered,
       webAcl: this.api.webAcl,
     });
 

@@ -3,8 +3,9 @@
  * headers every answer carries, and writes one JSON access-log line per request, with the
  * function's name and whether the request was its instance's first (`coldStart`), as Powertools
  * Logger marks them (there as `function_name` and `cold_start`; camelCase here, like every field),
- * and the public id of the API key that authenticated it (`keyId`, as `npm run keys -- list` shows
- * it), so that abuse can be traced to a key; never the key or its hash.
+ * the public id of the API key that authenticated it (`keyId`, as `npm run keys -- list` shows
+ * it), so that abuse can be traced to a key, never the key or its hash; and the version that
+ * answered (`functionVersion`), which the canary's alarms count by (infra/cdk/constructs/monitoring.ts).
  */
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
@@ -30,7 +31,8 @@ export function accessLog(operationId: string): MiddlewareObj<APIGatewayProxyEve
       [REQUEST_ID_HEADER]: requestId,
       ...COMMON_RESPONSE_HEADERS,
     };
-    // A stage at warn keeps only API Gateway's access line, which cannot name the key.
+    // A stage at warn keeps only API Gateway's access line, which cannot name the key, and the
+    // canary's per-version alarms see nothing: both stages log at info.
     if (!isLogged('info')) return;
     const start = started.get(request.event);
     const keyId = authenticatedKeyId(request.event);
@@ -38,6 +40,7 @@ export function accessLog(operationId: string): MiddlewareObj<APIGatewayProxyEve
       requestId,
       operationId,
       functionName: request.context.functionName,
+      functionVersion: request.context.functionVersion,
       method: request.event.httpMethod,
       resource: request.event.resource,
       status: response.statusCode,

@@ -170,6 +170,12 @@ describe('log output', () => {
     }
   });
 
+  it('names the version that answered on every access line (the canary counts by it): $LATEST locally', () => {
+    const access = parsed().filter((r) => r.message === 'request');
+    expect(access.length).toBeGreaterThan(0);
+    expect(new Set(access.map((r) => r.functionVersion))).toEqual(new Set(['$LATEST']));
+  });
+
   it('logs the 500 at error level and the 503 as a warning or error, under their request ids', () => {
     const records = parsed();
     const detail = (label: string) => {

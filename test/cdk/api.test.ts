@@ -254,14 +254,14 @@ describe.each(STAGE_NAMES)('%s REST API', (stage: StageName) => {
     expect(format.toLowerCase()).not.toMatch(/authorization|header|apikey|api_key/);
     const logGroupId = stageResource?.Properties.AccessLogSetting.DestinationArn['Fn::GetAtt'][0] as string;
     expect(template.toJSON().Resources[logGroupId].Properties).toMatchObject({
-      LogGroupName: `/aws/apigateway/PetStore-${stage}/access/infrequent-access`,
-      LogGroupClass: 'INFREQUENT_ACCESS',
+      // Standard: the alarms count from it with metric filters (test/cdk/operations.test.ts).
+      LogGroupName: `/aws/apigateway/PetStore-${stage}/access`,
+      LogGroupClass: 'STANDARD',
     });
   });
 
-  it('subscribes nothing to its logs and filters no metric from them (the Infrequent Access class has neither)', () => {
+  it('subscribes nothing to its logs', () => {
     expect(Object.keys(all(template, 'AWS::Logs::SubscriptionFilter'))).toEqual([]);
-    expect(Object.keys(all(template, 'AWS::Logs::MetricFilter'))).toEqual([]);
   });
 
   it('is a regional API without the RestApi default Endpoint output', () => {

@@ -5,7 +5,8 @@
  * with each reference written as `<Ref:Id>` / `<GetAtt:Id.Attr>` and parses the result.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { App, Stack } from 'aws-cdk-lib';
+import { App, Duration, Stack } from 'aws-cdk-lib';
+import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
@@ -70,6 +71,14 @@ function metricsOf(widgets: readonly Widget[]): WidgetMetric[] {
   );
 }
 
+/** The metric-math expressions a widget graphs. */
+function expressionsOf(widget: Widget | undefined): string[] {
+  return (widget?.properties.metrics ?? []).flatMap((line) => {
+    const [only] = line;
+    return line.length === 1 && typeof only === 'object' && only !== null && 'expression' in only ? [String(only.expression)] : [];
+  });
+}
+
 /** What the metrics of a namespace and dimensions are shown with: `name stat`, sorted. */
 function shown(metrics: readonly WidgetMetric[], namespace: string, dimensions: Record<string, string>): string[] {
   const key = (d: Record<string, string>) => JSON.stringify(Object.entries(d).sort());
@@ -128,9 +137,39 @@ describe.each(STAGE_NAMES)('the %s dashboard', (stage) => {
       StageName: apiDimensions.Stage,
       MethodSettings: Match.arrayWith([Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', MetricsEnabled: true })]),
     });
+    // Its 5xx rate is the access log's (Monitoring): API Gateway's 5XXError leaves out the gateway's own 5xx.
     expect(shown(metrics, 'AWS/ApiGateway', apiDimensions)).toEqual(
-      ['4XXError Average', '5XXError Average', 'Count Sum', ...LATENCY.map((p) => `Latency ${p}`)].sort(),
+      ['4XXError Average', 'Count Sum', ...LATENCY.map((p) => `Latency ${p}`)].sort(),
     );
+    const rates = widgets.find((w) => w.properties.title === 'API, all operations: 4xx and 5xx rates');
+    expect(expressionsOf(rates)).toEqual(['FILL(errors, 0) / requests']);
+    expect(
+      metricsOf(rates ? [rates] : [])
+        .filter((m) => m.namespace === `PetStore-${stage}`)
+        .map((m) => `${m.name} ${m.stat}`),
+    ).toEqual(['Answered5xx Sum', 'AnsweredRequests Sum']);
+  });
+
+  it("shows each limit's rejections: the gateway's 429, every function's throttles, and the 5xx clients saw", () => {
+    const limits = metrics.filter((m) => m.widget.startsWith('Limits:') || m.widget.startsWith('5xx as clients saw them'));
+    const functions = [...Object.values(stack.functions), stack.referenceFunction].map((fn) => `<Ref:${logicalId(fn)}>`);
+    expect(limits.map((m) => `${m.namespace} ${m.name} ${m.dimensions.FunctionName ?? ''} ${m.stat}`.replace('  ', ' ')).sort()).toEqual(
+      [
+        `PetStore-${stage} GatewayThrottled Sum`,
+        `PetStore-${stage} Answered5xx Sum`,
+        ...functions.map((fn) => `AWS/Lambda Throttles ${fn} Sum`),
+        // The web ACL's blocks, by rule (the test below): on the same row.
+        ...metrics.filter((m) => m.namespace === 'AWS/WAFV2').map((m) => `${m.namespace} ${m.name} ${m.stat}`),
+      ].sort(),
+    );
+    // Each made by a metric filter on this stage's access log.
+    const accessLogs = logicalId(stack.api.accessLogGroup);
+    for (const name of ['GatewayThrottled', 'Answered5xx', 'AnsweredRequests']) {
+      template.hasResourceProperties('AWS::Logs::MetricFilter', {
+        LogGroupName: { Ref: accessLogs },
+        MetricTransformations: [Match.objectLike({ MetricNamespace: `PetStore-${stage}`, MetricName: name })],
+      });
+    }
   });
 
   it.each(routes)('has a row for $operationId: its method on API Gateway and its function', (route) => {
@@ -140,10 +179,11 @@ describe.each(STAGE_NAMES)('the %s dashboard', (stage) => {
       ['4XXError Average', '5XXError Average', 'Count Sum', ...LATENCY.map((p) => `Latency ${p}`)].sort(),
     );
     const fn = `<Ref:${logicalId(stack.functions[route.functionName])}>`;
-    expect(shown(metrics, 'AWS/Lambda', { FunctionName: fn })).toEqual(
+    const inRows = metrics.filter((m) => !m.widget.startsWith('Limits:'));
+    expect(shown(inRows, 'AWS/Lambda', { FunctionName: fn })).toEqual(
       ['ConcurrentExecutions Maximum', ...LATENCY.map((p) => `Duration ${p}`), 'Errors Sum', 'Throttles Sum'].sort(),
     );
-    expect(metrics.filter((m) => m.dimensions.FunctionName === fn).every((m) => m.widget.startsWith(route.operationId))).toBe(true);
+    expect(inRows.filter((m) => m.dimensions.FunctionName === fn).every((m) => m.widget.startsWith(route.operationId))).toBe(true);
   });
 
   it('shows consumed capacity and throttling of every table and of the status index', () => {
@@ -190,6 +230,8 @@ describe.each(STAGE_NAMES)('the %s dashboard', (stage) => {
 describe('a dashboard given a web ACL', () => {
   it("graphs the requests it blocked, in all and by rule, under the ACL's metric names", () => {
     const stack = new Stack(new App(), 'PetStore-test');
+    const counted = (metricName: string) =>
+      new Metric({ namespace: 'PetStore-test', metricName, statistic: 'Sum', period: Duration.minutes(1) });
     const table = new Table(stack, 'Pets', { partitionKey: { name: 'id', type: AttributeType.NUMBER } });
     const functions = Object.fromEntries(
       routes.map((r) => [
@@ -201,8 +243,15 @@ describe('a dashboard given a web ACL', () => {
       api: { apiName: 'PetStore-test', stageName: 'test' },
       routes,
       functions,
+      referenceFunction: LambdaFunction.fromFunctionArn(stack, 'docs', 'arn:aws:lambda:eu-west-1:123456789012:function:docs'),
       tables: [{ definition: petsTable, table }],
       alarms: [],
+      answered: {
+        requests: counted('AnsweredRequests'),
+        serverErrors: counted('Answered5xx'),
+        serverErrorRate: counted('Answered5xx'),
+        gatewayThrottled: counted('GatewayThrottled'),
+      },
       webAcl: { metricName: 'PetStoreAcl', ruleMetricNames: ['PerApiKey', 'PerSourceIp'] },
     });
     const waf = metricsOf(dashboardOf(Template.fromStack(stack)).widgets).filter((m) => m.namespace === 'AWS/WAFV2');

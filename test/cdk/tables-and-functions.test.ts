@@ -163,11 +163,11 @@ describe.each(STAGE_NAMES)('%s functions', (stage) => {
 
   const logLevel = (cdkJsonContext().stages as Record<string, { logLevel: string }>)[stage]?.logLevel;
 
-  it('logs at info in both stages (cdk.json): the request line names the key, so abuse is traced to a key', () => {
+  it("logs at info in both stages (cdk.json): the request line names the key, so abuse is traced to a key, and production's canary counts each version's answers from it", () => {
     expect(logLevel).toBe('info');
   });
 
-  it.each(functionNames)('%s runs Node.js 24 on arm64, bundled CommonJS, with its own Infrequent Access log group', (name) => {
+  it.each(functionNames)('%s runs Node.js 24 on arm64, bundled CommonJS, with its own Standard log group', (name) => {
     const fnId = logicalId(app.stacks[stage].functions[name]);
     const fn = template.toJSON().Resources[fnId];
     expect(fn.Properties).toMatchObject({
@@ -187,8 +187,8 @@ describe.each(STAGE_NAMES)('%s functions', (stage) => {
       Type: 'AWS::Logs::LogGroup',
       // The class is part of the name (infra/cdk/constructs/log-groups.ts): a class change is a new group.
       Properties: {
-        LogGroupName: `/aws/lambda/PetStore-${stage}-${name}/infrequent-access`,
-        LogGroupClass: 'INFREQUENT_ACCESS',
+        LogGroupName: `/aws/lambda/PetStore-${stage}-${name}`,
+        LogGroupClass: 'STANDARD',
         RetentionInDays: retention,
       },
       // Kept when the stack goes, but not by the rollback of a failed first deploy: the name is fixed.

@@ -1,9 +1,10 @@
 /**
  * The stage's CloudWatch dashboard, the first page an operator opens: the alarms' states; the API
- * as a whole; per operation its requests, 4xx and 5xx rates, latency at p50/p90/p99 (API Gateway
- * and its function), the function's concurrency, errors and throttles; per table and index the
- * consumed capacity and throttling; and, when the stage has a web ACL, its blocked requests.
- * Every graph is at the alarms' one-minute period.
+ * as a whole; what each limit rejected (the web ACL's blocks by rule, the methods' 429, the
+ * functions' throttles) and the 5xx clients saw; per operation its requests, 4xx and 5xx rates,
+ * latency at p50/p90/p99 (API Gateway and its function), the function's concurrency, errors and
+ * throttles; per table and index the consumed capacity and throttling. Every graph is at the
+ * alarms' one-minute period.
  */
 import { Duration, Stack } from 'aws-cdk-lib';
 import {
@@ -20,6 +21,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { API_BASE_PATH, type Route } from '#lib/routes.ts';
 import type { ServiceTable } from './data-tables.ts';
+import type { AnsweredMetrics } from './monitoring.ts';
 
 const PERIOD = Duration.minutes(1);
 const PERCENTILES = [50, 90, 99] as const;
@@ -38,8 +40,12 @@ export interface StageDashboardProps {
   readonly routes: readonly Route[];
   /** The function behind each route, by function name. */
   readonly functions: Readonly<Record<string, IFunction>>;
+  /** The reference page's function: its throttles are shown with the others'. */
+  readonly referenceFunction: IFunction;
   readonly tables: readonly ServiceTable[];
   readonly alarms: readonly IAlarm[];
+  /** What clients were answered, from the access log (Monitoring). */
+  readonly answered: AnsweredMetrics;
   readonly webAcl?: WatchedWebAcl;
 }
 
@@ -57,7 +63,9 @@ export class StageDashboard extends Construct {
     this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: this.dashboardName, defaultInterval: Duration.hours(3) });
 
     this.dashboard.addWidgets(new AlarmStatusWidget({ title: 'Alarms', alarms: [...props.alarms], width: WIDTH }));
-    this.dashboard.addWidgets(...apiWidgets('API, all operations', props.api));
+    this.dashboard.addWidgets(...apiWidgets('API, all operations', props.api, props.answered));
+    this.dashboard.addWidgets(...limitWidgets(props.answered, { ...props.functions, docs: props.referenceFunction }));
+    if (props.webAcl) this.dashboard.addWidgets(webAclWidget(props.webAcl, stack.region));
     for (const route of props.routes) {
       const fn = props.functions[route.functionName];
       if (!fn) throw new Error(`No function ${route.functionName} for ${route.operationId}`);
@@ -74,7 +82,6 @@ export class StageDashboard extends Construct {
         );
       }
     }
-    if (props.webAcl) this.dashboard.addWidgets(webAclWidget(props.webAcl, stack.region));
   }
 }
 
@@ -88,13 +95,24 @@ function graph(title: string, left: IMetric[], width: number): GraphWidget {
   return new GraphWidget({ title, left, width, height: 6 });
 }
 
-/** Requests, error rates and latency of API Gateway for these dimensions (the stage, or one method). */
-function apiGraphs(title: string, dimensions: Dimensions, width: number): GraphWidget[] {
+/**
+ * Requests, error rates and latency of API Gateway for these dimensions (the stage, or one method).
+ * `serverErrorRate` replaces API Gateway's 5XXError, which leaves out the gateway's own 5xx.
+ */
+function apiGraphs(title: string, dimensions: Dimensions, width: number, serverErrorRate?: IMetric): GraphWidget[] {
   const api = (name: string, statistic: string, label: string) => metric('AWS/ApiGateway', name, dimensions, statistic, label);
   return [
     graph(`${title}: requests`, [api('Count', Stats.SUM, 'Requests')], width),
-    // The average of 4XXError / 5XXError is the share of requests that ended so.
-    graph(`${title}: 4xx and 5xx rates`, [api('4XXError', Stats.AVERAGE, '4xx rate'), api('5XXError', Stats.AVERAGE, '5xx rate')], width),
+    // The average of 4XXError / 5XXError is the share of requests that ended so. API Gateway counts
+    // its own answers (a 503 or 504 included) as 4XXError.
+    graph(
+      `${title}: 4xx and 5xx rates`,
+      [
+        api('4XXError', Stats.AVERAGE, '4xx rate (with the gateway’s own 5xx)'),
+        serverErrorRate ?? api('5XXError', Stats.AVERAGE, '5xx rate (the function’s)'),
+      ],
+      width,
+    ),
     graph(
       `${title}: API Gateway latency (ms)`,
       PERCENTILES.map((p) => api('Latency', Stats.p(p), `p${p}`)),
@@ -103,8 +121,22 @@ function apiGraphs(title: string, dimensions: Dimensions, width: number): GraphW
   ];
 }
 
-function apiWidgets(title: string, api: StageDashboardProps['api']): IWidget[] {
-  return apiGraphs(title, { ApiName: api.apiName, Stage: api.stageName }, WIDTH / 3);
+function apiWidgets(title: string, api: StageDashboardProps['api'], answered: AnsweredMetrics): IWidget[] {
+  return apiGraphs(title, { ApiName: api.apiName, Stage: api.stageName }, WIDTH / 3, answered.serverErrorRate);
+}
+
+/** What the limits inside the web ACL rejected, and the 5xx clients saw (counts per minute). */
+function limitWidgets(answered: AnsweredMetrics, functions: Readonly<Record<string, IFunction>>): IWidget[] {
+  const width = WIDTH / 3;
+  return [
+    graph('Limits: the methods’ throttle (the gateway’s 429)', [answered.gatewayThrottled], width),
+    graph(
+      'Limits: throttled functions (the gateway’s 503)',
+      Object.entries(functions).map(([name, fn]) => metric('AWS/Lambda', 'Throttles', { FunctionName: fn.functionName }, Stats.SUM, name)),
+      width,
+    ),
+    graph('5xx as clients saw them (the gateway’s own included)', [answered.serverErrors], width),
+  ];
 }
 
 /** A row per operation: API Gateway's view of its method (detailed metrics), then its function's. */
@@ -147,12 +179,12 @@ function tableWidgets(title: string, dimensions: Dimensions): IWidget[] {
   ];
 }
 
-/** Requests the web ACL blocked: in all (WAF's `ALL` rule) and by each rule. */
+/** Requests the web ACL blocked: in all (WAF's `ALL` rule) and by each rule, whatever rules it has. */
 function webAclWidget(webAcl: WatchedWebAcl, region: string): IWidget {
   const blocked = (rule: string, label: string) =>
     metric('AWS/WAFV2', 'BlockedRequests', { WebACL: webAcl.metricName, Rule: rule, Region: region }, Stats.SUM, label);
   return graph(
-    'Web ACL: blocked requests',
+    'Limits: requests the web ACL blocked, by rule',
     [blocked('ALL', 'All rules'), ...webAcl.ruleMetricNames.map((rule) => blocked(rule, rule))],
     WIDTH,
   );

@@ -1,8 +1,8 @@
 /**
  * The log groups the service writes per request (each function's, the API's access log) are of the
- * Infrequent Access class: half the Standard ingestion price, and what they give up (metric and
- * subscription filters, Live Tail, anomaly detection, Logs Insights' pattern/diff) nothing here
- * uses; the alarms watch metrics that Lambda, API Gateway and DynamoDB publish themselves.
+ * Standard class: the alarms count from them with metric filters (the clients' 5xx and the gateway's
+ * 429 from the access log, each version's answers from its function's request line:
+ * monitoring.ts), which the Infrequent Access class, at half the ingestion price, does not offer.
  *
  * A log group's class is fixed when the group is created: changing it replaces the group, and
  * CloudFormation refuses to replace a named resource under the same name. So the class is part of
@@ -12,7 +12,7 @@ import type { RemovalPolicy } from 'aws-cdk-lib';
 import { LogGroup, LogGroupClass, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 
-export const SERVICE_LOG_GROUP_CLASS = LogGroupClass.INFREQUENT_ACCESS;
+export const SERVICE_LOG_GROUP_CLASS = LogGroupClass.STANDARD;
 
 const NAME_SUFFIX: Record<LogGroupClass, string> = {
   [LogGroupClass.STANDARD]: '',
@@ -20,7 +20,7 @@ const NAME_SUFFIX: Record<LogGroupClass, string> = {
   [LogGroupClass.DELIVERY]: '/delivery',
 };
 
-/** `base` with the suffix of the service's log class: `/aws/lambda/f` → `/aws/lambda/f/infrequent-access`. */
+/** `base` with the suffix of the service's log class: none for Standard, `/aws/lambda/f/infrequent-access` for Infrequent Access. */
 export function serviceLogGroupName(base: string): string {
   return `${base}${NAME_SUFFIX[SERVICE_LOG_GROUP_CLASS]}`;
 }

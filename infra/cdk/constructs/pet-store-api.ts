@@ -55,9 +55,9 @@ export interface PetStoreApiProps {
 }
 
 /**
- * Access log line, one JSON object per request: the service's one access line (production's
- * functions log only warnings and errors). Only request metadata: no headers (so never the
- * Authorization header), no query string, no body. Values are quoted so a missing one (`-`) stays
+ * Access log line, one JSON object per request; the only line of what the gateway answers itself
+ * (the functions' own line adds the key and the version). Only request metadata: no headers (so
+ * never the Authorization header), no query string, no body. Values are quoted so a missing one (`-`) stays
  * valid JSON. Left out as the same on every line of a stage's group or said by another field
  * (each ~40–60 bytes a request): the stage, the domain name, the protocol, the formatted request
  * time (the epoch is there), Lambda's request id (the functions log API Gateway's, `requestId`).
