@@ -56,8 +56,8 @@ export interface PetStoreApiProps {
 
 /**
  * Access log line, one JSON object per request; the only line of what the gateway answers itself
- * (the functions' own line adds the key and the version). Only request metadata: no headers (so
- * never the Authorization header), no query string, no body. Values are quoted so a missing one (`-`) stays
+ * (the functions' line adds key and version). Only request metadata: no headers (so never the
+ * Authorization header), no query string, no body. Values are quoted so a missing one (`-`) stays
  * valid JSON. Left out as the same on every line of a stage's group or said by another field
  * (each ~40–60 bytes a request): the stage, the domain name, the protocol, the formatted request
  * time (the epoch is there), Lambda's request id (the functions log API Gateway's, `requestId`).
