@@ -151,7 +151,6 @@ export class PetStoreStack extends Stack {
       api: apiNames,
       functions,
       referenceFunction: this.referenceFunction,
-      accessLogs: this.api.accessLogGroup,
       ...(this.liveAliases ? { liveAliases: this.liveAliases } : {}),
       tables: this.tables.all,
     });
@@ -162,7 +161,8 @@ export class PetStoreStack extends Stack {
       referenceFunction: this.referenceFunction,
       tables: this.tables.all,
       alarms: this.monitoring.all,
-      answered: this.monitoring.answered,
+      serverErrors: this.monitoring.serverErrors,
+      accessLogGroupName: this.api.accessLogGroup.logGroupName,
       webAcl: this.api.webAcl,
     });
 

@@ -254,9 +254,9 @@ describe.each(STAGE_NAMES)('%s REST API', (stage: StageName) => {
     expect(format.toLowerCase()).not.toMatch(/authorization|header|apikey|api_key/);
     const logGroupId = stageResource?.Properties.AccessLogSetting.DestinationArn['Fn::GetAtt'][0] as string;
     expect(template.toJSON().Resources[logGroupId].Properties).toMatchObject({
-      // Standard: the alarms count from it with metric filters (test/cdk/operations.test.ts).
-      LogGroupName: `/aws/apigateway/PetStore-${stage}/access`,
-      LogGroupClass: 'STANDARD',
+      // Infrequent Access: nothing filters metrics from it; the dashboard queries it with Logs Insights.
+      LogGroupName: `/aws/apigateway/PetStore-${stage}/access/infrequent-access`,
+      LogGroupClass: 'INFREQUENT_ACCESS',
     });
   });
 

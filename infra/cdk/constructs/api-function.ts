@@ -24,7 +24,7 @@ import type { LogLevel } from '#lib/http/log.ts';
 import { BUNDLE_FILE, BUNDLE_PACKAGE_JSON, esbuildOptions } from '../bundling.ts';
 import { MEMORY_MB, TIMEOUT_SECONDS } from '../function-limits.ts';
 import type { ServiceTable } from './data-tables.ts';
-import { serviceLogGroup } from './log-groups.ts';
+import { FUNCTION_LOG_GROUP_CLASS, serviceLogGroup } from './log-groups.ts';
 
 /** The repository root: the bundling input, holding package-lock.json and functions/. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -91,6 +91,7 @@ export class ApiFunction extends NodejsFunction {
     // An explicit group: retention, removal and class are ours, not Lambda's never-expiring default.
     const logGroup = serviceLogGroup(scope, `${id}LogGroup`, {
       baseName: `/aws/lambda/${props.functionName}`,
+      logGroupClass: FUNCTION_LOG_GROUP_CLASS,
       retention: props.logRetention,
       removalPolicy: props.logRemovalPolicy,
     });

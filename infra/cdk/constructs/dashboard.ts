@@ -14,6 +14,8 @@ import {
   type IAlarm,
   type IMetric,
   type IWidget,
+  LogQueryVisualizationType,
+  LogQueryWidget,
   Metric,
   Stats,
 } from 'aws-cdk-lib/aws-cloudwatch';
@@ -21,7 +23,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { API_BASE_PATH, type Route } from '#lib/routes.ts';
 import type { ServiceTable } from './data-tables.ts';
-import type { AnsweredMetrics } from './monitoring.ts';
+import type { ServerErrorMetrics } from './monitoring.ts';
 
 const PERIOD = Duration.minutes(1);
 const PERCENTILES = [50, 90, 99] as const;
@@ -44,8 +46,10 @@ export interface StageDashboardProps {
   readonly referenceFunction: IFunction;
   readonly tables: readonly ServiceTable[];
   readonly alarms: readonly IAlarm[];
-  /** What clients were answered, from the access log (Monitoring). */
-  readonly answered: AnsweredMetrics;
+  /** 5xx as clients saw them (Monitoring). */
+  readonly serverErrors: ServerErrorMetrics;
+  /** The stage's access log group, which the gateway's 429 is counted from. */
+  readonly accessLogGroupName: string;
   readonly webAcl?: WatchedWebAcl;
 }
 
@@ -63,8 +67,10 @@ export class StageDashboard extends Construct {
     this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: this.dashboardName, defaultInterval: Duration.hours(3) });
 
     this.dashboard.addWidgets(new AlarmStatusWidget({ title: 'Alarms', alarms: [...props.alarms], width: WIDTH }));
-    this.dashboard.addWidgets(...apiWidgets('API, all operations', props.api, props.answered));
-    this.dashboard.addWidgets(...limitWidgets(props.answered, { ...props.functions, docs: props.referenceFunction }));
+    this.dashboard.addWidgets(...apiWidgets('API, all operations', props.api, props.serverErrors));
+    this.dashboard.addWidgets(
+      ...limitWidgets(props.serverErrors, props.accessLogGroupName, { ...props.functions, docs: props.referenceFunction }),
+    );
     if (props.webAcl) this.dashboard.addWidgets(webAclWidget(props.webAcl, stack.region));
     for (const route of props.routes) {
       const fn = props.functions[route.functionName];
@@ -97,7 +103,7 @@ function graph(title: string, left: IMetric[], width: number): GraphWidget {
 
 /**
  * Requests, error rates and latency of API Gateway for these dimensions (the stage, or one method).
- * `serverErrorRate` replaces API Gateway's 5XXError, which leaves out the gateway's own 5xx.
+ * `serverErrorRate` replaces API Gateway's 5XXError, which leaves out the gateway's 503 for a throttled function.
  */
 function apiGraphs(title: string, dimensions: Dimensions, width: number, serverErrorRate?: IMetric): GraphWidget[] {
   const api = (name: string, statistic: string, label: string) => metric('AWS/ApiGateway', name, dimensions, statistic, label);
@@ -121,21 +127,38 @@ function apiGraphs(title: string, dimensions: Dimensions, width: number, serverE
   ];
 }
 
-function apiWidgets(title: string, api: StageDashboardProps['api'], answered: AnsweredMetrics): IWidget[] {
-  return apiGraphs(title, { ApiName: api.apiName, Stage: api.stageName }, WIDTH / 3, answered.serverErrorRate);
+function apiWidgets(title: string, api: StageDashboardProps['api'], serverErrors: ServerErrorMetrics): IWidget[] {
+  return apiGraphs(title, { ApiName: api.apiName, Stage: api.stageName }, WIDTH / 3, serverErrors.serverErrorRate);
 }
 
-/** What the limits inside the web ACL rejected, and the 5xx clients saw (counts per minute). */
-function limitWidgets(answered: AnsweredMetrics, functions: Readonly<Record<string, IFunction>>): IWidget[] {
+/**
+ * The gateway's 429 by the access log's `errorResponseType`: API Gateway publishes no metric of
+ * its throttle, and Logs Insights reads the Infrequent Access class (log-groups.ts).
+ */
+export const GATEWAY_THROTTLED_QUERY = ['filter errorResponseType = "THROTTLED"', 'stats count() as throttled by bin(1m)'] as const;
+
+/** What the limits behind the web ACL rejected, and the 5xx clients saw (counts per minute). */
+function limitWidgets(
+  serverErrors: ServerErrorMetrics,
+  accessLogGroupName: string,
+  functions: Readonly<Record<string, IFunction>>,
+): IWidget[] {
   const width = WIDTH / 3;
   return [
-    graph('Limits: the methods’ throttle (the gateway’s 429)', [answered.gatewayThrottled], width),
+    new LogQueryWidget({
+      title: 'Limits: the methods’ throttle (the gateway’s 429, from the access log)',
+      logGroupNames: [accessLogGroupName],
+      queryLines: [...GATEWAY_THROTTLED_QUERY],
+      view: LogQueryVisualizationType.LINE,
+      width,
+      height: 6,
+    }),
     graph(
       'Limits: throttled functions (the gateway’s 503)',
       Object.entries(functions).map(([name, fn]) => metric('AWS/Lambda', 'Throttles', { FunctionName: fn.functionName }, Stats.SUM, name)),
       width,
     ),
-    graph('5xx as clients saw them (the gateway’s own included)', [answered.serverErrors], width),
+    graph('5xx as clients saw them (the gateway’s 503 for throttles included)', [serverErrors.serverErrors], width),
   ];
 }
 

@@ -6,15 +6,15 @@
  * only when `alarmEmail` is set. The dashboard (dashboard.ts) shows their states and the metrics
  * made here.
  *
- * Two counts have no AWS metric, so metric filters make them from the stage's logs:
- * - What clients were answered, from API Gateway's access log: API Gateway counts a gateway
- *   response whose status was set (all of the service's: gateway-responses.ts) as 4XXError, so
- *   the 503 for a throttled function never reaches 5XXError; and its own throttle's 429 has no
- *   metric at all. The access line's `status` and `errorResponseType` have both.
- * - What each version answered, from its function's request line (`functionVersion`: the version
- *   that ran, lib/http/access-log.ts): a canary takes 10 % of one function's traffic, too little
- *   to move a stage-wide rate, and a 4xx is the client's mistake until one version answers more of
- *   them than the others.
+ * The 5xx clients saw is metric math over what API Gateway and Lambda publish: API Gateway counts a
+ * gateway response whose status was set (all of the service's: gateway-responses.ts) as 4XXError,
+ * so the 503 it answers for a throttled function never reaches 5XXError; Lambda's Throttles of the
+ * functions behind the API count those 503s.
+ *
+ * What each version answered has no AWS metric, so metric filters count it from its function's
+ * request line (`functionVersion`: the version that ran, lib/http/access-log.ts): a canary takes
+ * 10 % of one function's traffic, too little to move a stage-wide rate, and a 4xx is the client's
+ * mistake until one version answers more of them than the others.
  */
 import { Duration, Stack } from 'aws-cdk-lib';
 import {
@@ -70,15 +70,12 @@ export const CANARY_4XX_EXCESS = 0.5;
 /** Fewer of the new version's requests in a minute than this judge nothing about its 4xx share. */
 export const CANARY_MIN_REQUESTS = 5;
 
-/** Counts of what clients were answered, from API Gateway's access log (one line per request). */
-export interface AnsweredMetrics {
-  readonly requests: IMetric;
-  /** 5xx as clients saw them: the functions' and the gateway's own (503 for a throttled function, 504, …). */
+/** 5xx as clients saw them: the functions' own and the 503 API Gateway answers for a throttled function. */
+export interface ServerErrorMetrics {
+  /** Their count a minute. */
   readonly serverErrors: IMetric;
-  /** The share of requests answered 5xx. */
+  /** Their share of the requests. */
   readonly serverErrorRate: IMetric;
-  /** The 429 of the methods' token buckets (`errorResponseType` THROTTLED); WAF's are its own metrics. */
-  readonly gatewayThrottled: IMetric;
 }
 
 export interface MonitoringProps {
@@ -95,8 +92,6 @@ export interface MonitoringProps {
   readonly functions: Readonly<Record<string, LambdaFunction>>;
   /** The reference page's function (no request line): watched for errors and throttles as `docs`. */
   readonly referenceFunction: IFunction;
-  /** The stage's access log group (JSON lines of pet-store-api.ts's ACCESS_LOG_FIELDS). */
-  readonly accessLogs: ILogGroup;
   /** Production: each function's `live` alias, whose version a deploy moves it to. */
   readonly liveAliases?: Readonly<Record<string, Alias>>;
   readonly tables: readonly ServiceTable[];
@@ -124,20 +119,21 @@ export class Monitoring extends Construct {
   readonly tableThrottles: Readonly<Record<string, Alarm>>;
   /** Production: the alarms each deployment group watches, by function name. */
   readonly canaryAlarms: Readonly<Record<string, CanaryAlarms>>;
-  readonly answered: AnsweredMetrics;
+  readonly serverErrors: ServerErrorMetrics;
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
     const { settings } = props;
     const prefix = Stack.of(this).stackName;
-    // One namespace per stack: the filters' metrics carry no stage dimension.
-    const namespace = prefix;
+    const apiFunctions = { ...props.functions, docs: props.referenceFunction };
 
-    this.answered = answeredMetrics(this, props.accessLogs, namespace);
+    this.serverErrors = serverErrorMetrics(props.api, apiFunctions);
     this.apiServerErrorRate = new Alarm(this, 'ApiServerErrorRate', {
       alarmName: `${prefix}-api-5xx-rate`,
-      alarmDescription: `More than ${settings.alarm5xxRatePercent}% of requests answered 5xx (the gateway's own included: access log) in 2 of 3 minutes.`,
-      metric: this.answered.serverErrorRate,
+      alarmDescription:
+        `More than ${settings.alarm5xxRatePercent}% of requests answered 5xx (the functions' and the gateway's 503 ` +
+        'for a throttled function) in 2 of 3 minutes.',
+      metric: this.serverErrors.serverErrorRate,
       threshold: settings.alarm5xxRatePercent / 100,
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 3,
@@ -158,7 +154,7 @@ export class Monitoring extends Construct {
 
     const errors: Record<string, Alarm> = {};
     const throttles: Record<string, Alarm> = {};
-    for (const [name, fn] of Object.entries({ ...props.functions, docs: props.referenceFunction })) {
+    for (const [name, fn] of Object.entries(apiFunctions)) {
       // Errors are crashes and timeouts only: the handlers turn their own failures into responses,
       // which the 5xx-rate alarm sees.
       errors[name] = countAlarm(this, `${pascal(name)}Errors`, {
@@ -193,9 +189,11 @@ export class Monitoring extends Construct {
     }
     const canaryAlarms: Record<string, CanaryAlarms> = {};
     for (const [name, fn] of Object.entries(props.functions)) {
-      const answers = versionMetrics(this, pascal(name), fn, namespace);
       const alias = props.liveAliases?.[name];
-      if (alias) canaryAlarms[name] = canaryAlarmsOf(this, { name, prefix, settings, alias, answers });
+      if (!alias) continue;
+      // One namespace per function: a version's number means something only with its function.
+      const answers = versionMetrics(this, pascal(name), fn, `${prefix}/${name}`);
+      canaryAlarms[name] = canaryAlarmsOf(this, { name, prefix, settings, alias, answers });
     }
     this.canaryAlarms = canaryAlarms;
 
@@ -248,7 +246,7 @@ export class Monitoring extends Construct {
 }
 
 /** An API Gateway metric of the stage, by the dimensions API Gateway publishes it under. */
-function apiMetric(api: MonitoringProps['api'], metricName: 'Latency', statistic: string): Metric {
+function apiMetric(api: MonitoringProps['api'], metricName: 'Count' | '5XXError' | 'Latency', statistic: string): Metric {
   return new Metric({
     namespace: 'AWS/ApiGateway',
     metricName,
@@ -325,35 +323,49 @@ function countFilter(
   return filter.metric({ statistic: Stats.SUM, period: PERIOD });
 }
 
-/** What clients were answered, counted from the access log. */
-function answeredMetrics(scope: Construct, accessLogs: ILogGroup, namespace: string): AnsweredMetrics {
-  const count = (id: string, metricName: string, pattern: JsonPattern, label: string) =>
-    countFilter(scope, id, { logGroup: accessLogs, namespace, metricName, pattern }).with({ label });
-  // Every access line has a status (quoted: the format writes each value as a JSON string).
-  const requests = count('AnsweredRequests', 'AnsweredRequests', FilterPattern.exists('$.status'), 'Requests');
-  const serverErrors = count('Answered5xx', 'Answered5xx', FilterPattern.stringValue('$.status', '=', '5*'), '5xx');
-  const gatewayThrottled = count(
-    'GatewayThrottled',
-    'GatewayThrottled',
-    FilterPattern.stringValue('$.errorResponseType', '=', 'THROTTLED'),
-    "Gateway's 429",
-  );
-  const serverErrorRate = new MathExpression({
-    expression: 'FILL(errors, 0) / requests',
-    usingMetrics: { errors: serverErrors, requests },
-    label: '5xx rate (as clients saw them)',
-    period: PERIOD,
-  });
-  return { requests, serverErrors, serverErrorRate, gatewayThrottled };
+/**
+ * API Gateway's 5XXError plus each function's Throttles, in all and over Count. Lambda publishes
+ * Throttles only for minutes with some, and metric math has no value for a minute in which an
+ * operand is missing, so each count is FILLed with 0.
+ */
+function serverErrorMetrics(api: MonitoringProps['api'], functions: Readonly<Record<string, IFunction>>): ServerErrorMetrics {
+  const counts: Record<string, IMetric> = {
+    apiErrors: apiMetric(api, '5XXError', Stats.SUM),
+    ...Object.fromEntries(
+      Object.values(functions).map((fn, i) => [`throttles${i}`, fn.metricThrottles({ period: PERIOD, statistic: Stats.SUM })]),
+    ),
+  };
+  // An alarm's metric math takes at most 10 metrics: these and Count.
+  if (Object.keys(counts).length > 9) throw new Error(`${Object.keys(counts).length} counts in the 5xx rate; an alarm takes 10 metrics`);
+  const sum = Object.keys(counts)
+    .map((id) => `FILL(${id}, 0)`)
+    .join(' + ');
+  return {
+    serverErrors: new MathExpression({
+      expression: sum,
+      usingMetrics: counts,
+      label: '5xx (the gateway’s 503 for throttles included)',
+      period: PERIOD,
+    }),
+    serverErrorRate: new MathExpression({
+      expression: `(${sum}) / requests`,
+      usingMetrics: { ...counts, requests: apiMetric(api, 'Count', Stats.SUM) },
+      label: '5xx rate (the gateway’s 503 for throttles included)',
+      period: PERIOD,
+    }),
+  };
 }
 
 /** One function's answers from its request lines, by version and in all. */
 interface VersionMetrics {
-  /** Each takes the dimensions `Version` (and `FunctionName`). */
   readonly byVersion: (version: string) => { requests: Metric; clientErrors: Metric; serverErrors: Metric };
   readonly all: { requests: Metric; clientErrors: Metric };
 }
 
+/**
+ * Filters on `fn`'s own log group, so its lines need not name the function: the metrics are in
+ * `namespace` (the function's), by the dimension `Version` or in all.
+ */
 function versionMetrics(scope: Construct, id: string, fn: LambdaFunction, namespace: string): VersionMetrics {
   const logGroup = fn.logGroup;
   const requestLine = FilterPattern.stringValue('$.message', '=', 'request');
@@ -363,30 +375,25 @@ function versionMetrics(scope: Construct, id: string, fn: LambdaFunction, namesp
     FilterPattern.numberValue('$.status', '<', 500),
   );
   const serverError = FilterPattern.all(requestLine, FilterPattern.numberValue('$.status', '>=', 500));
-  const byFunction = { FunctionName: '$.functionName' };
-  const byVersion = { ...byFunction, Version: '$.functionVersion' };
-  const filter = (suffix: string, metricName: string, pattern: JsonPattern, dimensions: Record<string, string>) =>
-    countFilter(scope, `${id}${suffix}`, { logGroup, namespace, metricName, pattern, dimensions });
+  const byVersion = { Version: '$.functionVersion' };
+  const filter = (suffix: string, metricName: string, pattern: JsonPattern, dimensions?: Record<string, string>) =>
+    countFilter(scope, `${id}${suffix}`, { logGroup, namespace, metricName, pattern, ...(dimensions ? { dimensions } : {}) });
   const versioned = {
     requests: filter('ResponsesByVersion', 'Responses', requestLine, byVersion),
     clientErrors: filter('Responses4xxByVersion', 'Responses4xx', clientError, byVersion),
     serverErrors: filter('Responses5xxByVersion', 'Responses5xx', serverError, byVersion),
   };
   const all = {
-    requests: filter('Responses', 'Responses', requestLine, byFunction),
-    clientErrors: filter('Responses4xx', 'Responses4xx', clientError, byFunction),
+    requests: filter('Responses', 'Responses', requestLine),
+    clientErrors: filter('Responses4xx', 'Responses4xx', clientError),
   };
-  const dimensions = (version?: string) => ({ FunctionName: fn.functionName, ...(version === undefined ? {} : { Version: version }) });
   return {
     byVersion: (version) => ({
-      requests: versioned.requests.with({ dimensionsMap: dimensions(version) }),
-      clientErrors: versioned.clientErrors.with({ dimensionsMap: dimensions(version) }),
-      serverErrors: versioned.serverErrors.with({ dimensionsMap: dimensions(version) }),
+      requests: versioned.requests.with({ dimensionsMap: { Version: version } }),
+      clientErrors: versioned.clientErrors.with({ dimensionsMap: { Version: version } }),
+      serverErrors: versioned.serverErrors.with({ dimensionsMap: { Version: version } }),
     }),
-    all: {
-      requests: all.requests.with({ dimensionsMap: dimensions() }),
-      clientErrors: all.clientErrors.with({ dimensionsMap: dimensions() }),
-    },
+    all,
   };
 }
 
