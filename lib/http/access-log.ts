@@ -1,11 +1,16 @@
 /**
  * Outermost middleware: stamps every response (success or error) with the request id and the
- * headers every answer carries, and writes one JSON access-log line per request, with the
- * function's name and whether the request was its instance's first (`coldStart`), as Powertools
- * Logger marks them (there as `function_name` and `cold_start`; camelCase here, like every field),
- * the public id of the API key that authenticated it (`keyId`, as `npm run keys -- list` shows
- * it), so that abuse can be traced to a key, never the key or its hash; and the version that
- * answered (`functionVersion`), which the canary's alarms count by (infra/cdk/constructs/monitoring.ts).
+ * headers every answer carries, and writes one JSON access-log line per request: the operation,
+ * the status, the duration, whether the request was its instance's first (`coldStart`, Powertools
+ * Logger's `cold_start`; camelCase here, like every field), the public id of the API key that
+ * authenticated it (`keyId`, as `npm run keys -- list` shows it), so that abuse can be traced to a
+ * key, never the key or its hash; and the version that answered (`functionVersion`), which the
+ * canary's alarms count by (infra/cdk/constructs/monitoring.ts).
+ *
+ * Each function serves one operation and writes to its own log group, which names the function;
+ * so the line leaves out what that group says for every line of it (the function's name, the
+ * method and the resource), and `operationId` alone says which of them answered wherever lines of
+ * several functions meet (local mode's output, a query over several groups).
  */
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
@@ -39,10 +44,7 @@ export function accessLog(operationId: string): MiddlewareObj<APIGatewayProxyEve
     log('info', 'request', {
       requestId,
       operationId,
-      functionName: request.context.functionName,
       functionVersion: request.context.functionVersion,
-      method: request.event.httpMethod,
-      resource: request.event.resource,
       status: response.statusCode,
       ...(keyId === undefined ? {} : { keyId }),
       ...(start === undefined ? {} : { coldStart: start.coldStart, durationMs: Math.round(performance.now() - start.at) }),
