@@ -14,6 +14,7 @@ import { BY_STATUS_INDEX, apiKeysTable, idempotencyTable, petsTable } from '#lib
 import { ApiFunction, type TableAccess } from './constructs/api-function.ts';
 import { StageDashboard } from './constructs/dashboard.ts';
 import { DataTables } from './constructs/data-tables.ts';
+import { logGroupClass } from './constructs/log-groups.ts';
 import { Monitoring } from './constructs/monitoring.ts';
 import { PetStoreApi } from './constructs/pet-store-api.ts';
 import { OUTPUT_IDS, type StageSettings, tableNameOutputId } from './stages.ts';
@@ -99,6 +100,8 @@ export class PetStoreStack extends Stack {
         functionName: `${this.stackName}-${name}`,
         description: `Pet Store ${settings.stage}: ${describeRoutes(name)}`,
         ...stageFunction,
+        // Production's canary counts each version's answers from the request line with metric filters.
+        logGroupClass: logGroupClass({ metricFilters: settings.production }),
         retainVersions: settings.production,
         reservedConcurrency: settings.reservedConcurrency,
         environment: {
@@ -136,6 +139,7 @@ export class PetStoreStack extends Stack {
       functionName: `${this.stackName}-docs`,
       description: `Pet Store ${settings.stage}: GET /v1/docs (API reference page)`,
       ...stageFunction,
+      logGroupClass: logGroupClass({ metricFilters: false }),
       reservedConcurrency: settings.docsThrottlingBurstLimit,
       bundledFiles: {
         sources: Object.keys(REFERENCE_ASSETS).map((name) => `node_modules/swagger-ui-dist/${name}`),

@@ -17,14 +17,14 @@ import {
   Tracing,
 } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { LogGroupClass, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { ENV } from '#lib/config.ts';
 import type { LogLevel } from '#lib/http/log.ts';
 import { BUNDLE_FILE, BUNDLE_PACKAGE_JSON, esbuildOptions } from '../bundling.ts';
 import { MEMORY_MB, TIMEOUT_SECONDS } from '../function-limits.ts';
 import type { ServiceTable } from './data-tables.ts';
-import { FUNCTION_LOG_GROUP_CLASS, serviceLogGroup } from './log-groups.ts';
+import { serviceLogGroup } from './log-groups.ts';
 
 /** The repository root: the bundling input, holding package-lock.json and functions/. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -68,6 +68,8 @@ export interface ApiFunctionProps {
   readonly logLevel: LogLevel;
   /** Of the log group: kept in production, removed with a staging stack. */
   readonly logRemovalPolicy: RemovalPolicy;
+  /** Of the log group (log-groups.ts `logGroupClass`): Standard only if metric filters count from it. */
+  readonly logGroupClass: LogGroupClass;
   readonly environment?: Readonly<Record<string, string>>;
   /**
    * Keep each published version when a deploy replaces it (production: the `live` alias can be
@@ -91,7 +93,7 @@ export class ApiFunction extends NodejsFunction {
     // An explicit group: retention, removal and class are ours, not Lambda's never-expiring default.
     const logGroup = serviceLogGroup(scope, `${id}LogGroup`, {
       baseName: `/aws/lambda/${props.functionName}`,
-      logGroupClass: FUNCTION_LOG_GROUP_CLASS,
+      logGroupClass: props.logGroupClass,
       retention: props.logRetention,
       removalPolicy: props.logRemovalPolicy,
     });

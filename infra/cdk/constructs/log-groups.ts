@@ -1,12 +1,11 @@
 /**
- * The log groups the service writes per request, each in the cheapest class that does its job:
- * - The API's access log is of the Infrequent Access class, half the Standard ingestion price. What
- *   it gives up (metric and subscription filters, Live Tail, anomaly detection, Logs Insights'
- *   pattern/diff) nothing here uses: the dashboard reads it with Logs Insights queries, which
- *   work on the class, and the alarms watch metrics API Gateway and Lambda publish themselves.
- * - Each function's group is of the Standard class: the canary's alarms count each version's
- *   answers from the function's request line with metric filters (monitoring.ts), which the
- *   Infrequent Access class does not offer.
+ * The log groups the service writes per request (each function's, the API's access log) are of the
+ * Infrequent Access class, half the Standard ingestion price, except where metric filters count
+ * from a group, which that class does not offer: production's route functions, whose request line
+ * the canary's alarms count each version's answers from (monitoring.ts). What the others give up
+ * (metric and subscription filters, Live Tail, anomaly detection, Logs Insights' pattern/diff)
+ * nothing here uses: the dashboard reads the access log with Logs Insights queries, which work on
+ * the class, and the other alarms watch metrics that Lambda, API Gateway and DynamoDB publish.
  *
  * A log group's class is fixed when the group is created: changing it replaces the group, and
  * CloudFormation refuses to replace a named resource under the same name. So the class is part of
@@ -16,10 +15,10 @@ import type { RemovalPolicy } from 'aws-cdk-lib';
 import { LogGroup, LogGroupClass, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 
-/** The class of each function's log group (metric filters need Standard). */
-export const FUNCTION_LOG_GROUP_CLASS = LogGroupClass.STANDARD;
-/** The class of the API's access log group. */
-export const ACCESS_LOG_GROUP_CLASS = LogGroupClass.INFREQUENT_ACCESS;
+/** The class of a group: Standard when metric filters count from it, Infrequent Access otherwise. */
+export function logGroupClass({ metricFilters }: { metricFilters: boolean }): LogGroupClass {
+  return metricFilters ? LogGroupClass.STANDARD : LogGroupClass.INFREQUENT_ACCESS;
+}
 
 const NAME_SUFFIX: Record<LogGroupClass, string> = {
   [LogGroupClass.STANDARD]: '',

@@ -31,7 +31,7 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { type ITable, Operation } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { Alias, Function as LambdaFunction, IFunction } from 'aws-cdk-lib/aws-lambda';
-import { FilterPattern, type ILogGroup, type JsonPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
+import { CfnLogGroup, FilterPattern, type ILogGroup, type JsonPattern, LogGroupClass, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
@@ -368,6 +368,11 @@ interface VersionMetrics {
  */
 function versionMetrics(scope: Construct, id: string, fn: LambdaFunction, namespace: string): VersionMetrics {
   const logGroup = fn.logGroup;
+  // CloudFormation would refuse the filters at deploy time; say why at synth instead.
+  const group = logGroup.node.defaultChild;
+  if (!(group instanceof CfnLogGroup) || group.logGroupClass !== LogGroupClass.STANDARD) {
+    throw new Error(`The canary's metric filters need ${fn.node.id}'s log group in the Standard class (log-groups.ts logGroupClass)`);
+  }
   const requestLine = FilterPattern.stringValue('$.message', '=', 'request');
   const clientError = FilterPattern.all(
     requestLine,

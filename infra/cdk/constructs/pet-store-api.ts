@@ -41,7 +41,7 @@ import type { StageSettings } from '../stages.ts';
 import { GATEWAY_RESPONSES, type GatewayError, NOT_FOUND_BODY, errorBody, methodNotAllowedBody } from './gateway-responses.ts';
 import { pascal } from '../pascal.ts';
 import { allowedOriginHeaders, originSelectingTemplate, originStatus, preflightHeaders } from './cors-preflight.ts';
-import { ACCESS_LOG_GROUP_CLASS, serviceLogGroup } from './log-groups.ts';
+import { logGroupClass, serviceLogGroup } from './log-groups.ts';
 import { WebAcl } from './web-acl.ts';
 
 export interface PetStoreApiProps {
@@ -112,7 +112,7 @@ export class PetStoreApi extends Construct {
 
     this.accessLogGroup = serviceLogGroup(this, 'AccessLogs', {
       baseName: `/aws/apigateway/${stackName}/access`,
-      logGroupClass: ACCESS_LOG_GROUP_CLASS,
+      logGroupClass: logGroupClass({ metricFilters: false }),
       retention: props.logRetention,
       removalPolicy: props.logRemovalPolicy,
     });
