@@ -4,13 +4,16 @@
  * clean cdk-nag report on both stacks.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { Validations } from 'aws-cdk-lib';
+import { App, Stack, Validations } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
+import { Alias, Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup, LogGroupClass } from 'aws-cdk-lib/aws-logs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { allTables } from '#lib/store/tables.ts';
 import { routes } from '#lib/routes.ts';
 import { cdkJsonContext, OUTPUT_IDS, STAGE_NAMES, type StageName, tableNameOutputId } from '../../infra/cdk/stages.ts';
+import { Monitoring } from '../../infra/cdk/constructs/monitoring.ts';
 import { resourcesOf, synth, logicalId } from './synth.ts';
 
 const functionNames = [...new Set(routes.map((r) => r.functionName))];
@@ -296,6 +299,29 @@ describe('canary deployments', () => {
         expect(dimensions).toEqual(q.Id.startsWith('all') ? {} : { Version: aliasVersion });
       }
     }
+  });
+
+  it('refuse a function log group whose class has no metric filters, before CloudFormation would', () => {
+    const stack = new Stack(new App(), 'PetStore-test');
+    const logGroup = new LogGroup(stack, 'Logs', { logGroupClass: LogGroupClass.INFREQUENT_ACCESS });
+    const fn = new LambdaFunction(stack, 'ListPets', {
+      runtime: Runtime.NODEJS_24_X,
+      handler: 'index.handler',
+      code: Code.fromInline('exports.handler = async () => ({ statusCode: 200 });'),
+      logGroup,
+    });
+    const alias = new Alias(stack, 'Live', { aliasName: 'live', version: fn.currentVersion });
+    expect(
+      () =>
+        new Monitoring(stack, 'Monitoring', {
+          settings: plain.stacks.production.settings,
+          api: { apiName: 'PetStore-test', stageName: 'production' },
+          functions: { 'list-pets': fn },
+          referenceFunction: fn,
+          liveAliases: { 'list-pets': alias },
+          tables: [],
+        }),
+    ).toThrow(/metric filters need ListPets's log group in the Standard class/);
   });
 
   it('refuse a production log level that drops the request line they count by', () => {
