@@ -17,6 +17,7 @@ import { apiKeysTable, idempotencyTable, petsTable } from '#lib/store/tables.ts'
 import { ApiFunction } from './constructs/api-function.ts';
 import { StageDashboard } from './constructs/dashboard.ts';
 import { DataTables } from './constructs/data-tables.ts';
+import { logGroupClass } from './constructs/log-groups.ts';
 import { Monitoring } from './constructs/monitoring.ts';
 import { PetStoreApi } from './constructs/pet-store-api.ts';
 import { OUTPUT_IDS, type StageSettings, tableNameOutputId } from './stages.ts';
@@ -89,6 +90,8 @@ export class PetStoreStack extends Stack {
         functionName: `${this.stackName}-${id}`,
         description: `Pet Store ${settings.stage}: ${operation.method} ${operation.resource}`,
         ...stageFunction,
+        // Production's canary counts each version's answers from the request line with metric filters.
+        logGroupClass: logGroupClass({ metricFilters: settings.production }),
         retainVersions: settings.production,
         ...reservation(id),
         environment: {
@@ -126,6 +129,7 @@ export class PetStoreStack extends Stack {
       functionName: `${this.stackName}-${DOCS_FUNCTION}`,
       description: `Pet Store ${settings.stage}: GET /v1/docs (API reference page)`,
       ...stageFunction,
+      logGroupClass: logGroupClass({ metricFilters: false }),
       ...reservation(DOCS_FUNCTION),
       bundledFiles: {
         sources: Object.keys(REFERENCE_ASSETS).map((name) => `node_modules/swagger-ui-dist/${name}`),
@@ -136,13 +140,23 @@ export class PetStoreStack extends Stack {
     this.api = new PetStoreApi(this, 'Api', { settings, targets, referenceTarget: this.referenceFunction, logRetention, logRemovalPolicy });
     // The names the API was given (PetStoreApi: restApiName = stack name, stageName = stage).
     const apiNames = { apiName: this.stackName, stageName: settings.stage };
-    this.monitoring = new Monitoring(this, 'Monitoring', { settings, api: apiNames, functions, tables: this.tables.all });
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      settings,
+      api: apiNames,
+      functions,
+      referenceFunction: this.referenceFunction,
+      ...(this.liveAliases ? { liveAliases: this.liveAliases } : {}),
+      tables: this.tables.all,
+    });
     this.dashboard = new StageDashboard(this, 'Dashboard', {
       api: apiNames,
       routes,
       functions,
+      referenceFunction: this.referenceFunction,
       tables: this.tables.all,
       alarms: this.monitoring.all,
+      serverErrors: this.monitoring.serverErrors,
+      accessLogGroupName: this.api.accessLogGroup.logGroupName,
       webAcl: this.api.webAcl,
     });
 

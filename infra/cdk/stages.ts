@@ -65,7 +65,7 @@ export interface StageSettings extends CapacitySettings {
   readonly logRetentionDays: number;
   /** How long a function may cache an API key lookup; the functions cap it at 60. */
   readonly apiKeyCacheSeconds: number;
-  /** The functions' LOG_LEVEL (production: `warn`; its one access line per request is API Gateway's). */
+  /** The functions' LOG_LEVEL: `info` or `debug` keeps their request line (the key's id; the canary counts by it). */
   readonly logLevel: LogLevel;
   /** Alarm when more than this percentage of requests end in a 5xx. */
   readonly alarm5xxRatePercent: number;

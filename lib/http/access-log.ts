@@ -1,10 +1,16 @@
 /**
  * Outermost middleware: stamps every response (success or error) with the request id and the
- * headers every answer carries, and writes one JSON access-log line per request, with the
- * function's name and whether the request was its instance's first (`coldStart`), as Powertools
- * Logger marks them (there as `function_name` and `cold_start`; camelCase here, like every field),
- * and the public id of the API key that authenticated it (`keyId`, as `npm run keys -- list` shows
- * it), so that abuse can be traced to a key; never the key or its hash.
+ * headers every answer carries, and writes one JSON access-log line per request: the operation,
+ * the status, the duration, whether the request was its instance's first (`coldStart`, Powertools
+ * Logger's `cold_start`; camelCase here, like every field), the public id of the API key that
+ * authenticated it (`keyId`, as `npm run keys -- list` shows it), so that abuse can be traced to a
+ * key, never the key or its hash; and the version that answered (`functionVersion`), which the
+ * canary's alarms count by (infra/cdk/constructs/monitoring.ts).
+ *
+ * Each function serves one operation and writes to its own log group, which names the function;
+ * so the line leaves out what that group says for every line of it (the function's name, the
+ * method and the resource), and `operationId` alone says which of them answered wherever lines of
+ * several functions meet (local mode's output, a query over several groups).
  */
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
@@ -30,16 +36,15 @@ export function accessLog(operationId: string): MiddlewareObj<APIGatewayProxyEve
       [REQUEST_ID_HEADER]: requestId,
       ...COMMON_RESPONSE_HEADERS,
     };
-    // A stage at warn keeps only API Gateway's access line, which cannot name the key.
+    // A stage at warn keeps only API Gateway's access line, which cannot name the key, and the
+    // canary's per-version alarms see nothing: both stages log at info.
     if (!isLogged('info')) return;
     const start = started.get(request.event);
     const keyId = authenticatedKeyId(request.event);
     log('info', 'request', {
       requestId,
       operationId,
-      functionName: request.context.functionName,
-      method: request.event.httpMethod,
-      resource: request.event.resource,
+      functionVersion: request.context.functionVersion,
       status: response.statusCode,
       ...(keyId === undefined ? {} : { keyId }),
       ...(start === undefined ? {} : { coldStart: start.coldStart, durationMs: Math.round(performance.now() - start.at) }),

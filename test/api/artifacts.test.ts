@@ -40,8 +40,7 @@ describe('the local API of this run', () => {
         .filter((line) => line.includes(requestId) && line.includes('"message":"request"'))
         .map((line) => JSON.parse(line) as Record<string, unknown>);
       expect(access).toHaveLength(1);
-      // The deployed function name in a bundle's environment; the module name for a source.
-      expect(access[0]).toMatchObject({ functionName: bundleMode() ? 'PetStore-staging-list-pets' : 'list-pets', status: 200 });
+      expect(access[0]).toMatchObject({ operationId: 'listPets', status: 200 });
     } finally {
       setLogSink(previous);
     }

@@ -153,21 +153,27 @@ describe('log output', () => {
     }
   });
 
-  it("names the function on every access line and marks exactly each function's first request as its cold start", () => {
+  it("names the operation on every access line, never what its function's log group says, and marks exactly each function's first request as its cold start", () => {
     const access = parsed().filter((r) => r.message === 'request');
-    const byFunction = Map.groupBy(access, (r) => String(r.functionName));
-    // `list-pets` locally, `PetStore-<stage>-list-pets` as deployed.
-    expect([...byFunction.keys()].map((name) => /(create-pet|get-pet|list-pets)$/.exec(name)?.[1]).sort()).toEqual([
-      'create-pet',
-      'get-pet',
-      'list-pets',
-    ]);
-    for (const [functionName, records] of byFunction) {
+    expect(access.length).toBeGreaterThan(0);
+    for (const record of access) {
+      for (const field of ['functionName', 'method', 'resource']) expect(record, JSON.stringify(record)).not.toHaveProperty(field);
+    }
+    // One function per operation.
+    const byOperation = Map.groupBy(access, (r) => String(r.operationId));
+    expect([...byOperation.keys()].sort()).toEqual(['createPet', 'getPet', 'listPets']);
+    for (const [operationId, records] of byOperation) {
       expect(
         records.map((r) => r.coldStart),
-        functionName,
+        operationId,
       ).toEqual([true, ...records.slice(1).map(() => false)]);
     }
+  });
+
+  it('names the version that answered on every access line (the canary counts by it): $LATEST locally', () => {
+    const access = parsed().filter((r) => r.message === 'request');
+    expect(access.length).toBeGreaterThan(0);
+    expect(new Set(access.map((r) => r.functionVersion))).toEqual(new Set(['$LATEST']));
   });
 
   it('logs the 500 at error level and the 503 as a warning or error, under their request ids', () => {

@@ -5,13 +5,14 @@
  * with each reference written as `<Ref:Id>` / `<GetAtt:Id.Attr>` and parses the result.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { App, Stack } from 'aws-cdk-lib';
+import { App, Duration, Stack } from 'aws-cdk-lib';
+import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { API_BASE_PATH, routes } from '#lib/routes.ts';
 import { BY_STATUS_INDEX, petsTable } from '#lib/store/tables.ts';
-import { StageDashboard } from '../../infra/cdk/constructs/dashboard.ts';
+import { GATEWAY_THROTTLED_QUERY, StageDashboard } from '../../infra/cdk/constructs/dashboard.ts';
 import { OUTPUT_IDS, STAGE_NAMES } from '../../infra/cdk/stages.ts';
 import { logicalId, resourcesOf, synth } from './synth.ts';
 
@@ -28,7 +29,7 @@ interface WidgetMetric {
 
 interface Widget {
   readonly type: string;
-  readonly properties: { title?: string; metrics?: unknown[][]; alarms?: string[] };
+  readonly properties: { title?: string; metrics?: unknown[][]; alarms?: string[]; query?: string; view?: string };
 }
 
 /** The Fn::Join of a template value as one string, each reference written as a readable marker. */
@@ -51,23 +52,33 @@ function dashboardOf(template: Template): { name: string; widgets: Widget[] } {
   return { name: properties.DashboardName, widgets: (JSON.parse(joined(properties.DashboardBody)) as { widgets: Widget[] }).widgets };
 }
 
-/** Each metric line of a widget: `[namespace, name, dim1, value1, …, { stat, … }]` (no stat: Average, the default). */
+/** Each metric line of a widget: `[namespace, name, dim1, value1, …, { stat, … }]` (no stat: Average, the default); not the expressions. */
 function metricsOf(widgets: readonly Widget[]): WidgetMetric[] {
   return widgets.flatMap((widget) =>
-    (widget.properties.metrics ?? []).map((line) => {
-      const options = line.at(-1) as { stat?: string };
-      const [namespace, name, ...rest] = line.slice(0, -1) as string[];
-      const dimensions: Record<string, string> = {};
-      for (let i = 0; i < rest.length; i += 2) dimensions[rest[i] as string] = rest[i + 1] as string;
-      return {
-        widget: widget.properties.title ?? '',
-        namespace: namespace as string,
-        name: name as string,
-        dimensions,
-        stat: options.stat ?? 'Average',
-      };
-    }),
+    (widget.properties.metrics ?? [])
+      .filter((line) => line.length > 1)
+      .map((line) => {
+        const options = line.at(-1) as { stat?: string };
+        const [namespace, name, ...rest] = line.slice(0, -1) as string[];
+        const dimensions: Record<string, string> = {};
+        for (let i = 0; i < rest.length; i += 2) dimensions[rest[i] as string] = rest[i + 1] as string;
+        return {
+          widget: widget.properties.title ?? '',
+          namespace: namespace as string,
+          name: name as string,
+          dimensions,
+          stat: options.stat ?? 'Average',
+        };
+      }),
   );
+}
+
+/** The metric-math expressions a widget graphs. */
+function expressionsOf(widget: Widget | undefined): string[] {
+  return (widget?.properties.metrics ?? []).flatMap((line) => {
+    const [only] = line;
+    return line.length === 1 && typeof only === 'object' && only !== null && 'expression' in only ? [String(only.expression)] : [];
+  });
 }
 
 /** What the metrics of a namespace and dimensions are shown with: `name stat`, sorted. */
@@ -128,9 +139,51 @@ describe.each(STAGE_NAMES)('the %s dashboard', (stage) => {
       StageName: apiDimensions.Stage,
       MethodSettings: Match.arrayWith([Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', MetricsEnabled: true })]),
     });
-    expect(shown(metrics, 'AWS/ApiGateway', apiDimensions)).toEqual(
-      ['4XXError Average', '5XXError Average', 'Count Sum', ...LATENCY.map((p) => `Latency ${p}`)].sort(),
-    );
+    // Its 5xx rate is API Gateway's 5XXError plus every function's throttles (the gateway's 503) over Count.
+    const functions = [...Object.values(stack.functions), stack.referenceFunction].map((fn) => `<Ref:${logicalId(fn)}>`);
+    const serverErrors = ['AWS/ApiGateway 5XXError Sum', ...functions.map((fn) => `AWS/Lambda Throttles ${fn} Sum`)];
+    const line = (m: WidgetMetric) => `${m.namespace} ${m.name} ${m.dimensions.FunctionName ?? ''} ${m.stat}`.replace('  ', ' ');
+    const sum = ['FILL(apiErrors, 0)', ...functions.map((_, i) => `FILL(throttles${i}, 0)`)].join(' + ');
+    const rates = widgets.find((w) => w.properties.title === 'API, all operations: 4xx and 5xx rates');
+    expect(expressionsOf(rates)).toEqual([`(${sum}) / requests`]);
+    expect(
+      metricsOf(rates ? [rates] : [])
+        .map(line)
+        .sort(),
+    ).toEqual(['AWS/ApiGateway 4XXError Average', 'AWS/ApiGateway Count Sum', ...serverErrors].sort());
+    for (const m of metricsOf(rates ? [rates] : []).filter((m) => m.namespace === 'AWS/ApiGateway'))
+      expect(m.dimensions).toEqual(apiDimensions);
+    const seen = widgets.find((w) => w.properties.title?.startsWith('5xx as clients saw them'));
+    expect(expressionsOf(seen)).toEqual([sum]);
+    expect(
+      metricsOf(seen ? [seen] : [])
+        .map(line)
+        .sort(),
+    ).toEqual([...serverErrors].sort());
+  });
+
+  it("shows each limit's rejections: the gateway's 429 from the access log, every function's throttles", () => {
+    const limits = widgets.filter((w) => w.properties.title?.startsWith('Limits:'));
+    const functions = [...Object.values(stack.functions), stack.referenceFunction].map((fn) => `<Ref:${logicalId(fn)}>`);
+    expect(
+      metricsOf(limits)
+        .filter((m) => m.namespace !== 'AWS/WAFV2')
+        .map((m) => `${m.namespace} ${m.name} ${m.dimensions.FunctionName} ${m.stat}`)
+        .sort(),
+    ).toEqual(functions.map((fn) => `AWS/Lambda Throttles ${fn} Sum`).sort());
+    // The gateway's 429 has no metric: a Logs Insights query over this stage's access log, by minute.
+    const queries = limits.filter((w) => w.type === 'log');
+    expect(queries).toHaveLength(1);
+    const accessLogs = logicalId(stack.api.accessLogGroup);
+    expect(queries[0]?.properties.query).toBe(`SOURCE '<Ref:${accessLogs}>' | ${GATEWAY_THROTTLED_QUERY.join('\n| ')}`);
+    expect(queries[0]?.properties.view).toBe('timeSeries');
+    expect(GATEWAY_THROTTLED_QUERY.join(' ')).toMatch(/filter errorResponseType = "THROTTLED" .*by bin\(1m\)/);
+    // …which the access log writes: `errorResponseType` is one of its fields.
+    const apiStage = Object.values(resourcesOf(template, 'AWS::ApiGateway::Stage'))[0]?.Properties as {
+      AccessLogSetting: { Format: string };
+    };
+    expect(JSON.parse(apiStage.AccessLogSetting.Format)).toHaveProperty('errorResponseType', '$context.error.responseType');
+    // The access log's class and its lack of metric filters: api.test.ts and operations.test.ts.
   });
 
   it.each(routes)('has a row for $operationId: its method on API Gateway and its function', (route) => {
@@ -140,10 +193,13 @@ describe.each(STAGE_NAMES)('the %s dashboard', (stage) => {
       ['4XXError Average', '5XXError Average', 'Count Sum', ...LATENCY.map((p) => `Latency ${p}`)].sort(),
     );
     const fn = `<Ref:${logicalId(stack.functions[route.functionId])}>`;
-    expect(shown(metrics, 'AWS/Lambda', { FunctionName: fn })).toEqual(
+    // The stage-wide graphs (the 5xx clients saw, the limits) count every function's throttles too.
+    const stageWide = ['Limits:', '5xx as clients saw them', 'API, all operations'];
+    const inRows = metrics.filter((m) => !stageWide.some((title) => m.widget.startsWith(title)));
+    expect(shown(inRows, 'AWS/Lambda', { FunctionName: fn })).toEqual(
       ['ConcurrentExecutions Maximum', ...LATENCY.map((p) => `Duration ${p}`), 'Errors Sum', 'Throttles Sum'].sort(),
     );
-    expect(metrics.filter((m) => m.dimensions.FunctionName === fn).every((m) => m.widget.startsWith(route.operationId))).toBe(true);
+    expect(inRows.filter((m) => m.dimensions.FunctionName === fn).every((m) => m.widget.startsWith(route.operationId))).toBe(true);
   });
 
   it('shows consumed capacity and throttling of every table and of the status index', () => {
@@ -190,6 +246,8 @@ describe.each(STAGE_NAMES)('the %s dashboard', (stage) => {
 describe('a dashboard given a web ACL', () => {
   it("graphs the requests it blocked, in all and by rule, under the ACL's metric names", () => {
     const stack = new Stack(new App(), 'PetStore-test');
+    const counted = (metricName: string) =>
+      new Metric({ namespace: 'PetStore-test', metricName, statistic: 'Sum', period: Duration.minutes(1) });
     const table = new Table(stack, 'Pets', { partitionKey: { name: 'id', type: AttributeType.NUMBER } });
     const functions = Object.fromEntries(
       routes.map((r) => [
@@ -201,8 +259,11 @@ describe('a dashboard given a web ACL', () => {
       api: { apiName: 'PetStore-test', stageName: 'test' },
       routes,
       functions,
+      referenceFunction: LambdaFunction.fromFunctionArn(stack, 'docs', 'arn:aws:lambda:eu-west-1:123456789012:function:docs'),
       tables: [{ definition: petsTable, table }],
       alarms: [],
+      serverErrors: { serverErrors: counted('ServerErrors'), serverErrorRate: counted('ServerErrorRate') },
+      accessLogGroupName: '/aws/apigateway/PetStore-test/access/infrequent-access',
       webAcl: { metricName: 'PetStoreAcl', ruleMetricNames: ['PerApiKey', 'PerSourceIp'] },
     });
     const waf = metricsOf(dashboardOf(Template.fromStack(stack)).widgets).filter((m) => m.namespace === 'AWS/WAFV2');

@@ -4,13 +4,16 @@
  * clean cdk-nag report on both stacks.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { Validations } from 'aws-cdk-lib';
+import { App, Stack, Validations } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
+import { Alias, Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup, LogGroupClass } from 'aws-cdk-lib/aws-logs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { allTables } from '#lib/store/tables.ts';
 import { functionIds } from '#lib/operations.ts';
 import { cdkJsonContext, OUTPUT_IDS, STAGE_NAMES, type StageName, tableNameOutputId } from '../../infra/cdk/stages.ts';
+import { Monitoring } from '../../infra/cdk/constructs/monitoring.ts';
 import { resourcesOf, synth, logicalId } from './synth.ts';
 
 const plain = synth();
@@ -42,13 +45,37 @@ function alarmActions(stage: StageName, app = plain): unknown[] {
 describe.each(STAGE_NAMES)('%s alarms', (stage) => {
   const template = plain.templates[stage];
 
-  it('watches the API 5xx rate and p99 latency', () => {
-    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      AlarmName: `PetStore-${stage}-api-5xx-rate`,
-      MetricName: '5XXError',
-      Namespace: 'AWS/ApiGateway',
-      Statistic: 'Average',
-      Threshold: 0.01,
+  it("watches the 5xx rate clients saw, API Gateway's 5XXError and every function's throttles over Count, and the p99 latency", () => {
+    // API Gateway counts the 503 it answers for a throttled function as 4XXError (its status is
+    // set: gateway-responses.ts); Lambda's Throttles of each function count those.
+    const [alarm] = Object.values(
+      template.findResources('AWS::CloudWatch::Alarm', { Properties: { AlarmName: `PetStore-${stage}-api-5xx-rate` } }),
+    );
+    const { Metrics: queries, Threshold } = propertiesOf<{ Metrics: MetricQuery[]; Threshold: number }>(alarm);
+    expect(Threshold).toBe(0.01);
+    const functions = [...functionIds, 'docs'].map((name) => ({ Ref: logicalId(functionOf(stage, name)) }));
+    const throttles = functions.map((_, i) => `throttles${i}`);
+    expect(queries.find((q) => q.Expression)?.Expression).toBe(
+      `(${['apiErrors', ...throttles].map((id) => `FILL(${id}, 0)`).join(' + ')}) / requests`,
+    );
+    const api = [
+      { Name: 'ApiName', Value: `PetStore-${stage}` },
+      { Name: 'Stage', Value: stage },
+    ];
+    const operands = queries.filter((q) => q.MetricStat);
+    expect(Object.fromEntries(operands.map((q) => [q.Id, q.MetricStat]))).toEqual({
+      apiErrors: { Metric: { Namespace: 'AWS/ApiGateway', MetricName: '5XXError', Dimensions: api }, Period: 60, Stat: 'Sum' },
+      requests: { Metric: { Namespace: 'AWS/ApiGateway', MetricName: 'Count', Dimensions: api }, Period: 60, Stat: 'Sum' },
+      ...Object.fromEntries(
+        functions.map((fn, i) => [
+          `throttles${i}`,
+          {
+            Metric: { Namespace: 'AWS/Lambda', MetricName: 'Throttles', Dimensions: [{ Name: 'FunctionName', Value: fn }] },
+            Period: 60,
+            Stat: 'Sum',
+          },
+        ]),
+      ),
     });
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       AlarmName: `PetStore-${stage}-api-p99-latency`,
@@ -58,9 +85,17 @@ describe.each(STAGE_NAMES)('%s alarms', (stage) => {
     });
   });
 
-  it("names the API and stage in the API alarms' dimensions as plain strings that match the deployed ones", () => {
-    // Plain strings, not references: production's canary watches these alarms, and a reference to
-    // the stage would close a dependency cycle (test/cdk/dependency-graph.test.ts).
+  it("filters metrics only from the canary's functions' log groups (the access log's class has no metric filters)", () => {
+    const filtered = new Set(
+      Object.values(resourcesOf(template, 'AWS::Logs::MetricFilter')).map((f) => propertiesOf<MetricFilterProperties>(f).LogGroupName.Ref),
+    );
+    expect([...filtered].sort()).toEqual(stage === 'production' ? functionIds.map((name) => functionLogGroupId(name)).sort() : []);
+    expect(filtered.has(accessLogGroupId(stage))).toBe(false);
+  });
+
+  it("names the API and stage in the latency alarm's dimensions as plain strings that match the deployed ones", () => {
+    // Plain strings, not references: a reference to the stage from an alarm a deployment group
+    // watches would close a dependency cycle (test/cdk/dependency-graph.test.ts).
     const [api] = Object.values(resourcesOf(template, 'AWS::ApiGateway::RestApi'));
     const [deployedStage] = Object.values(resourcesOf(template, 'AWS::ApiGateway::Stage'));
     const dimensions = [
@@ -71,12 +106,14 @@ describe.each(STAGE_NAMES)('%s alarms', (stage) => {
       { Name: 'ApiName', Value: `PetStore-${stage}` },
       { Name: 'Stage', Value: stage },
     ]);
-    for (const alarm of [`PetStore-${stage}-api-5xx-rate`, `PetStore-${stage}-api-p99-latency`]) {
-      template.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmName: alarm, Namespace: 'AWS/ApiGateway', Dimensions: dimensions });
-    }
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      AlarmName: `PetStore-${stage}-api-p99-latency`,
+      Namespace: 'AWS/ApiGateway',
+      Dimensions: dimensions,
+    });
   });
 
-  it.each(functionIds)('watches errors and throttles of %s', (name) => {
+  it.each([...functionIds, 'docs'])('watches errors and throttles of %s (throttles: admitted requests shed as 503)', (name) => {
     for (const [suffix, metric] of [
       ['errors', 'Errors'],
       ['throttles', 'Throttles'],
@@ -85,7 +122,7 @@ describe.each(STAGE_NAMES)('%s alarms', (stage) => {
         AlarmName: `PetStore-${stage}-${name}-${suffix}`,
         MetricName: metric,
         Namespace: 'AWS/Lambda',
-        Dimensions: [{ Name: 'FunctionName', Value: { Ref: Match.anyValue() } }],
+        Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalId(functionOf(stage, name)) } }],
       });
     }
   });
@@ -116,7 +153,9 @@ describe.each(STAGE_NAMES)('%s alarms', (stage) => {
   });
 
   it('has the expected number of alarms', () => {
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 2 + 2 * functionIds.length + allTables.length);
+    // The canary's four per function in production only.
+    const canary = stage === 'production' ? 4 * functionIds.length : 0;
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 2 + 2 * (functionIds.length + 1) + allTables.length + canary);
   });
 });
 
@@ -192,19 +231,100 @@ describe('canary deployments', () => {
       );
   });
 
-  it.each(functionIds)('roll %s back on the API, function and table alarms', (name) => {
+  it.each(functionIds)("roll %s back on the deploying version's own alarms only", (name) => {
     const groupId = logicalId(stack.deploymentGroups?.[name]);
-    const alarms = (production.toJSON().Resources[groupId].Properties.AlarmConfiguration.Alarms as Array<{ Name: { Ref: string } }>).map(
-      (a) => production.toJSON().Resources[a.Name.Ref].Properties.AlarmName as string,
+    const resources = production.toJSON().Resources;
+    const alarms = (resources[groupId].Properties.AlarmConfiguration.Alarms as Array<{ Name: { Ref: string } }>).map(
+      (a) => resources[a.Name.Ref],
     );
-    expect(alarms.sort()).toEqual(
-      [
-        'PetStore-production-api-5xx-rate',
-        'PetStore-production-api-p99-latency',
-        `PetStore-production-${name}-errors`,
-        `PetStore-production-${name}-throttles`,
-        ...allTables.map((t) => `PetStore-production-${t.logicalName}-throttled-requests`),
-      ].sort(),
+    expect(alarms.map((a) => a.Properties.AlarmName as string).sort()).toEqual(
+      ['4xx-excess', '5xx-rate', 'errors', 'p99-duration'].map((suffix) => `PetStore-production-${name}-canary-${suffix}`),
+    );
+    // The version the alias moves to, and the function: never the stage (dependency-graph.test.ts).
+    const aliasVersion = resources[logicalId(stack.liveAliases?.[name])].Properties.FunctionVersion;
+    const fn = { Ref: logicalId(stack.functions[name]) };
+    expect(JSON.stringify(alarms)).not.toContain(logicalId(stack.api.api.deploymentStage));
+    for (const alarm of alarms) expect(JSON.stringify(alarm)).toContain(JSON.stringify(aliasVersion));
+
+    const byName = Object.fromEntries(
+      alarms.map((a) => [(a.Properties.AlarmName as string).replace(`PetStore-production-${name}-canary-`, ''), a.Properties]),
+    );
+    // Lambda's own metrics of the version run through the alias: crashes/timeouts (the gateway's 502/504) and duration.
+    for (const [suffix, metricName] of [
+      ['errors', 'Errors'],
+      ['p99-duration', 'Duration'],
+    ] as const) {
+      expect(byName[suffix]).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: metricName });
+      expect(byName[suffix].Dimensions).toEqual(
+        expect.arrayContaining([
+          { Name: 'FunctionName', Value: fn },
+          { Name: 'Resource', Value: { 'Fn::Join': ['', [fn, ':live']] } },
+          { Name: 'ExecutedVersion', Value: aliasVersion },
+        ]),
+      );
+    }
+    // Its answers, counted from its own request lines (`functionVersion`: the version that ran).
+    const logGroup = functionLogGroupId(name);
+    const queries = (suffix: string) => byName[suffix].Metrics as MetricQuery[];
+    expect(queries('5xx-rate').find((q) => q.Expression)?.Expression).toBe('FILL(errors, 0) / requests');
+    expect(queries('4xx-excess').find((q) => q.Expression)?.Expression).toBe(
+      'IF(requests >= 5, FILL(errors, 0) / requests - FILL(allErrors, 0) / allRequests, 0)',
+    );
+    expect(byName['4xx-excess'].Threshold).toBe(0.5);
+    const request = '$.message = "request"';
+    const clientError = `{ (${request}) && ($.status >= 400) && ($.status < 500) }`;
+    // The function's own group and namespace: its lines need not name it.
+    const byVersion = { Version: '$.functionVersion' };
+    const expected: Record<string, Record<string, FilterSummary>> = {
+      '5xx-rate': {
+        requests: { logGroup, pattern: `{ ${request} }`, dimensions: byVersion },
+        errors: { logGroup, pattern: `{ (${request}) && ($.status >= 500) }`, dimensions: byVersion },
+      },
+      '4xx-excess': {
+        requests: { logGroup, pattern: `{ ${request} }`, dimensions: byVersion },
+        errors: { logGroup, pattern: clientError, dimensions: byVersion },
+        allRequests: { logGroup, pattern: `{ ${request} }`, defaultValue: 0 },
+        allErrors: { logGroup, pattern: clientError, defaultValue: 0 },
+      },
+    };
+    for (const [suffix, filters] of Object.entries(expected)) {
+      const operands = queries(suffix).filter((q) => q.MetricStat);
+      expect(Object.fromEntries(operands.map((q) => [q.Id, filterOf('production', q, logGroup, `PetStore-production/${name}`)]))).toEqual(
+        filters,
+      );
+      for (const q of operands) {
+        const dimensions = Object.fromEntries((q.MetricStat?.Metric.Dimensions ?? []).map((d) => [d.Name, d.Value]));
+        expect(dimensions).toEqual(q.Id.startsWith('all') ? {} : { Version: aliasVersion });
+      }
+    }
+  });
+
+  it('refuse a function log group whose class has no metric filters, before CloudFormation would', () => {
+    const stack = new Stack(new App(), 'PetStore-test');
+    const logGroup = new LogGroup(stack, 'Logs', { logGroupClass: LogGroupClass.INFREQUENT_ACCESS });
+    const fn = new LambdaFunction(stack, 'ListPets', {
+      runtime: Runtime.NODEJS_24_X,
+      handler: 'index.handler',
+      code: Code.fromInline('exports.handler = async () => ({ statusCode: 200 });'),
+      logGroup,
+    });
+    const alias = new Alias(stack, 'Live', { aliasName: 'live', version: fn.currentVersion });
+    expect(
+      () =>
+        new Monitoring(stack, 'Monitoring', {
+          settings: plain.stacks.production.settings,
+          api: { apiName: 'PetStore-test', stageName: 'production' },
+          functions: { 'list-pets': fn },
+          referenceFunction: fn,
+          liveAliases: { 'list-pets': alias },
+          tables: [],
+        }),
+    ).toThrow(/metric filters need ListPets's log group in the Standard class/);
+  });
+
+  it('refuse a production log level that drops the request line they count by', () => {
+    expect(() => synth({ context: { 'production.logLevel': 'warn' } })).toThrow(
+      /stage "production" setting "logLevel" is "warn": the canary's alarms count each version's answers/,
     );
   });
 
@@ -343,5 +463,87 @@ interface ThrottleQuery {
     Metric: { Namespace: string; MetricName: string; Dimensions: { Name: string; Value: unknown }[] };
     Period: number;
     Stat: string;
+  };
+}
+
+interface Transformation {
+  readonly MetricName: string;
+  readonly MetricNamespace: string;
+  readonly MetricValue: string;
+  readonly DefaultValue?: number;
+  readonly Dimensions?: { Key: string; Value: string }[];
+}
+
+interface MetricQuery {
+  readonly Id: string;
+  readonly Expression?: string;
+  readonly ReturnData?: boolean;
+  readonly MetricStat?: {
+    Metric: { Namespace: string; MetricName: string; Dimensions?: { Name: string; Value: unknown }[] };
+    Period: number;
+    Stat: string;
+  };
+}
+
+interface MetricFilterProperties {
+  readonly LogGroupName: { Ref: string };
+  readonly FilterPattern: string;
+  readonly MetricTransformations: Transformation[];
+}
+
+/** A template resource's Properties, which the test expects to be there. */
+function propertiesOf<T>(resource: { Properties?: unknown } | undefined): T {
+  expect(resource?.Properties).toBeDefined();
+  return resource?.Properties as T;
+}
+
+interface FilterSummary {
+  readonly logGroup: string;
+  readonly pattern: string;
+  readonly defaultValue?: number;
+  /** Dimension name → the log field it is read from. */
+  readonly dimensions?: Record<string, string>;
+}
+
+function accessLogGroupId(stage: StageName): string {
+  const [stageResource] = Object.values(resourcesOf(plain.templates[stage], 'AWS::ApiGateway::Stage'));
+  const setting = propertiesOf<{ AccessLogSetting: { DestinationArn: { 'Fn::GetAtt': string[] } } }>(stageResource).AccessLogSetting;
+  return setting.DestinationArn['Fn::GetAtt'][0] as string;
+}
+
+function functionOf(stage: StageName, name: string) {
+  const stack = plain.stacks[stage];
+  return name === 'docs' ? stack.referenceFunction : stack.functions[name as keyof typeof stack.functions];
+}
+
+function functionLogGroupId(name: string): string {
+  const fn = plain.templates.production.toJSON().Resources[logicalId(functionOf('production', name))];
+  return fn.Properties.LoggingConfig.LogGroup.Ref as string;
+}
+
+/** The one metric filter on `logGroup` that makes a query's metric (namespace, name and dimension names), in `namespace`. */
+function filterOf(stage: StageName, query: MetricQuery, logGroup: string, namespace: string): FilterSummary {
+  const metric = query.MetricStat?.Metric;
+  const names = (metric?.Dimensions ?? []).map((d) => d.Name).sort();
+  const found = Object.values(resourcesOf(plain.templates[stage], 'AWS::Logs::MetricFilter')).filter((f) => {
+    const properties = propertiesOf<MetricFilterProperties>(f);
+    const [t] = properties.MetricTransformations;
+    return (
+      properties.LogGroupName.Ref === logGroup &&
+      t?.MetricNamespace === metric?.Namespace &&
+      t?.MetricName === metric?.MetricName &&
+      JSON.stringify((t?.Dimensions ?? []).map((d) => d.Key).sort()) === JSON.stringify(names)
+    );
+  });
+  expect(found, `${metric?.MetricName} ${names.join(',')} on ${logGroup}`).toHaveLength(1);
+  const properties = propertiesOf<MetricFilterProperties>(found[0]);
+  const [t] = properties.MetricTransformations;
+  expect(t?.MetricValue).toBe('1');
+  expect(t?.MetricNamespace).toBe(namespace);
+  return {
+    logGroup,
+    pattern: properties.FilterPattern,
+    ...(t?.DefaultValue === undefined ? {} : { defaultValue: t.DefaultValue }),
+    ...(t?.Dimensions ? { dimensions: Object.fromEntries(t.Dimensions.map((d) => [d.Key, d.Value])) } : {}),
   };
 }

@@ -160,36 +160,50 @@ describe.each(STAGE_NAMES)('%s functions', (stage) => {
 
   const logLevel = (cdkJsonContext().stages as Record<string, { logLevel: string }>)[stage]?.logLevel;
 
-  it('logs at info in both stages (cdk.json): the request line names the key, so abuse is traced to a key', () => {
+  it("logs at info in both stages (cdk.json): the request line names the key, so abuse is traced to a key, and production's canary counts each version's answers from it", () => {
     expect(logLevel).toBe('info');
   });
 
-  it.each(functionIds)('%s runs Node.js 24 on arm64, bundled CommonJS, with its own Infrequent Access log group', (name) => {
-    const fnId = logicalId(app.stacks[stage].functions[name]);
-    const fn = template.toJSON().Resources[fnId];
-    expect(fn.Properties).toMatchObject({
-      FunctionName: `PetStore-${stage}-${name}`,
-      Runtime: 'nodejs24.x',
-      Architectures: ['arm64'],
-      Handler: 'index.handler',
-      MemorySize: MEMORY_MB,
-      Timeout: 10,
-      Environment: { Variables: { LOG_LEVEL: logLevel, API_KEY_CACHE_SECONDS: '60' } },
-      // Lambda's advanced logging: JSON lines, its own filter at the function's level, no START/END/REPORT.
-      LoggingConfig: { LogFormat: 'JSON', ApplicationLogLevel: logLevel?.toUpperCase(), SystemLogLevel: 'WARN' },
-    });
-    expect(fn.Properties.Environment.Variables).not.toHaveProperty('NODE_OPTIONS');
-    const logGroupId = fn.Properties.LoggingConfig.LogGroup.Ref as string;
-    expect(template.toJSON().Resources[logGroupId]).toMatchObject({
-      Type: 'AWS::Logs::LogGroup',
-      // The class is part of the name (infra/cdk/constructs/log-groups.ts): a class change is a new group.
-      Properties: {
-        LogGroupName: `/aws/lambda/PetStore-${stage}-${name}/infrequent-access`,
-        LogGroupClass: 'INFREQUENT_ACCESS',
-        RetentionInDays: retention,
-      },
-      // Kept when the stack goes, but not by the rollback of a failed first deploy: the name is fixed.
-      DeletionPolicy: stage === 'production' ? 'RetainExceptOnCreate' : 'Delete',
+  it.each(functionIds)(
+    "%s runs Node.js 24 on arm64, bundled CommonJS, with its own log group: Standard in production, where the canary's metric filters count from it, Infrequent Access in staging",
+    (name) => {
+      const fnId = logicalId(app.stacks[stage].functions[name]);
+      const fn = template.toJSON().Resources[fnId];
+      expect(fn.Properties).toMatchObject({
+        FunctionName: `PetStore-${stage}-${name}`,
+        Runtime: 'nodejs24.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        MemorySize: MEMORY_MB,
+        Timeout: 10,
+        Environment: { Variables: { LOG_LEVEL: logLevel, API_KEY_CACHE_SECONDS: '60' } },
+        // Lambda's advanced logging: JSON lines, its own filter at the function's level, no START/END/REPORT.
+        LoggingConfig: { LogFormat: 'JSON', ApplicationLogLevel: logLevel?.toUpperCase(), SystemLogLevel: 'WARN' },
+      });
+      expect(fn.Properties.Environment.Variables).not.toHaveProperty('NODE_OPTIONS');
+      const logGroupId = fn.Properties.LoggingConfig.LogGroup.Ref as string;
+      expect(template.toJSON().Resources[logGroupId]).toMatchObject({
+        Type: 'AWS::Logs::LogGroup',
+        // The class is part of the name (infra/cdk/constructs/log-groups.ts): a class change is a new group.
+        Properties:
+          stage === 'production'
+            ? { LogGroupName: `/aws/lambda/PetStore-${stage}-${name}`, LogGroupClass: 'STANDARD', RetentionInDays: retention }
+            : {
+                LogGroupName: `/aws/lambda/PetStore-${stage}-${name}/infrequent-access`,
+                LogGroupClass: 'INFREQUENT_ACCESS',
+                RetentionInDays: retention,
+              },
+        // Kept when the stack goes, but not by the rollback of a failed first deploy: the name is fixed.
+        DeletionPolicy: stage === 'production' ? 'RetainExceptOnCreate' : 'Delete',
+      });
+    },
+  );
+
+  it('gives the reference page function an Infrequent Access log group: nothing filters metrics from it', () => {
+    const docs = template.toJSON().Resources[logicalId(app.stacks[stage].referenceFunction)];
+    expect(template.toJSON().Resources[docs.Properties.LoggingConfig.LogGroup.Ref].Properties).toMatchObject({
+      LogGroupName: `/aws/lambda/PetStore-${stage}-docs/infrequent-access`,
+      LogGroupClass: 'INFREQUENT_ACCESS',
     });
   });
 

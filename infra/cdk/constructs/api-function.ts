@@ -17,7 +17,7 @@ import {
   Tracing,
 } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { LogGroupClass, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { ENV } from '#lib/config.ts';
 import type { LogLevel } from '#lib/http/log.ts';
@@ -47,6 +47,8 @@ export interface ApiFunctionProps {
   readonly logLevel: LogLevel;
   /** Of the log group: kept in production, removed with a staging stack. */
   readonly logRemovalPolicy: RemovalPolicy;
+  /** Of the log group (log-groups.ts `logGroupClass`): Standard only if metric filters count from it. */
+  readonly logGroupClass: LogGroupClass;
   readonly environment?: Readonly<Record<string, string>>;
   /**
    * Keep each published version when a deploy replaces it (production: the `live` alias can be
@@ -71,6 +73,7 @@ export class ApiFunction extends NodejsFunction {
     // An explicit group: retention, removal and class are ours, not Lambda's never-expiring default.
     const logGroup = serviceLogGroup(scope, `${id}LogGroup`, {
       baseName: `/aws/lambda/${props.functionName}`,
+      logGroupClass: props.logGroupClass,
       retention: props.logRetention,
       removalPolicy: props.logRemovalPolicy,
     });

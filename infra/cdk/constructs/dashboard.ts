@@ -1,9 +1,10 @@
 /**
  * The stage's CloudWatch dashboard, the first page an operator opens: the alarms' states; the API
- * as a whole; per operation its requests, 4xx and 5xx rates, latency at p50/p90/p99 (API Gateway
- * and its function), the function's concurrency, errors and throttles; per table and index the
- * consumed capacity and throttling; and, when the stage has a web ACL, its blocked requests.
- * Every graph is at the alarms' one-minute period.
+ * as a whole; what each limit rejected (the web ACL's blocks by rule, the methods' 429, the
+ * functions' throttles) and the 5xx clients saw; per operation its requests, 4xx and 5xx rates,
+ * latency at p50/p90/p99 (API Gateway and its function), the function's concurrency, errors and
+ * throttles; per table and index the consumed capacity and throttling. Every graph is at the
+ * alarms' one-minute period.
  */
 import { Duration, Stack } from 'aws-cdk-lib';
 import {
@@ -13,6 +14,8 @@ import {
   type IAlarm,
   type IMetric,
   type IWidget,
+  LogQueryVisualizationType,
+  LogQueryWidget,
   Metric,
   Stats,
 } from 'aws-cdk-lib/aws-cloudwatch';
@@ -20,6 +23,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { API_BASE_PATH, type Route } from '#lib/routes.ts';
 import type { ServiceTable } from './data-tables.ts';
+import type { ServerErrorMetrics } from './monitoring.ts';
 
 const PERIOD = Duration.minutes(1);
 const PERCENTILES = [50, 90, 99] as const;
@@ -38,8 +42,14 @@ export interface StageDashboardProps {
   readonly routes: readonly Route[];
   /** The function behind each route, by function name. */
   readonly functions: Readonly<Record<string, IFunction>>;
+  /** The reference page's function: its throttles are shown with the others'. */
+  readonly referenceFunction: IFunction;
   readonly tables: readonly ServiceTable[];
   readonly alarms: readonly IAlarm[];
+  /** 5xx as clients saw them (Monitoring). */
+  readonly serverErrors: ServerErrorMetrics;
+  /** The stage's access log group, which the gateway's 429 is counted from. */
+  readonly accessLogGroupName: string;
   readonly webAcl?: WatchedWebAcl;
 }
 
@@ -57,7 +67,11 @@ export class StageDashboard extends Construct {
     this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: this.dashboardName, defaultInterval: Duration.hours(3) });
 
     this.dashboard.addWidgets(new AlarmStatusWidget({ title: 'Alarms', alarms: [...props.alarms], width: WIDTH }));
-    this.dashboard.addWidgets(...apiWidgets('API, all operations', props.api));
+    this.dashboard.addWidgets(...apiWidgets('API, all operations', props.api, props.serverErrors));
+    this.dashboard.addWidgets(
+      ...limitWidgets(props.serverErrors, props.accessLogGroupName, { ...props.functions, docs: props.referenceFunction }),
+    );
+    if (props.webAcl) this.dashboard.addWidgets(webAclWidget(props.webAcl, stack.region));
     for (const route of props.routes) {
       const fn = props.functions[route.functionId];
       if (!fn) throw new Error(`No function ${route.functionId} for ${route.operationId}`);
@@ -74,7 +88,6 @@ export class StageDashboard extends Construct {
         );
       }
     }
-    if (props.webAcl) this.dashboard.addWidgets(webAclWidget(props.webAcl, stack.region));
   }
 }
 
@@ -88,13 +101,24 @@ function graph(title: string, left: IMetric[], width: number): GraphWidget {
   return new GraphWidget({ title, left, width, height: 6 });
 }
 
-/** Requests, error rates and latency of API Gateway for these dimensions (the stage, or one method). */
-function apiGraphs(title: string, dimensions: Dimensions, width: number): GraphWidget[] {
+/**
+ * Requests, error rates and latency of API Gateway for these dimensions (the stage, or one method).
+ * `serverErrorRate` replaces API Gateway's 5XXError, which leaves out the gateway's 503 for a throttled function.
+ */
+function apiGraphs(title: string, dimensions: Dimensions, width: number, serverErrorRate?: IMetric): GraphWidget[] {
   const api = (name: string, statistic: string, label: string) => metric('AWS/ApiGateway', name, dimensions, statistic, label);
   return [
     graph(`${title}: requests`, [api('Count', Stats.SUM, 'Requests')], width),
-    // The average of 4XXError / 5XXError is the share of requests that ended so.
-    graph(`${title}: 4xx and 5xx rates`, [api('4XXError', Stats.AVERAGE, '4xx rate'), api('5XXError', Stats.AVERAGE, '5xx rate')], width),
+    // The average of 4XXError / 5XXError is the share of requests that ended so. API Gateway counts
+    // its own answers (a 503 or 504 included) as 4XXError.
+    graph(
+      `${title}: 4xx and 5xx rates`,
+      [
+        api('4XXError', Stats.AVERAGE, '4xx rate (with the gateway’s own 5xx)'),
+        serverErrorRate ?? api('5XXError', Stats.AVERAGE, '5xx rate (the function’s)'),
+      ],
+      width,
+    ),
     graph(
       `${title}: API Gateway latency (ms)`,
       PERCENTILES.map((p) => api('Latency', Stats.p(p), `p${p}`)),
@@ -103,8 +127,39 @@ function apiGraphs(title: string, dimensions: Dimensions, width: number): GraphW
   ];
 }
 
-function apiWidgets(title: string, api: StageDashboardProps['api']): IWidget[] {
-  return apiGraphs(title, { ApiName: api.apiName, Stage: api.stageName }, WIDTH / 3);
+function apiWidgets(title: string, api: StageDashboardProps['api'], serverErrors: ServerErrorMetrics): IWidget[] {
+  return apiGraphs(title, { ApiName: api.apiName, Stage: api.stageName }, WIDTH / 3, serverErrors.serverErrorRate);
+}
+
+/**
+ * The gateway's 429 by the access log's `errorResponseType`: API Gateway publishes no metric of
+ * its throttle, and Logs Insights reads the Infrequent Access class (log-groups.ts).
+ */
+export const GATEWAY_THROTTLED_QUERY = ['filter errorResponseType = "THROTTLED"', 'stats count() as throttled by bin(1m)'] as const;
+
+/** What the limits behind the web ACL rejected, and the 5xx clients saw (counts per minute). */
+function limitWidgets(
+  serverErrors: ServerErrorMetrics,
+  accessLogGroupName: string,
+  functions: Readonly<Record<string, IFunction>>,
+): IWidget[] {
+  const width = WIDTH / 3;
+  return [
+    new LogQueryWidget({
+      title: 'Limits: the methods’ throttle (the gateway’s 429, from the access log)',
+      logGroupNames: [accessLogGroupName],
+      queryLines: [...GATEWAY_THROTTLED_QUERY],
+      view: LogQueryVisualizationType.LINE,
+      width,
+      height: 6,
+    }),
+    graph(
+      'Limits: throttled functions (the gateway’s 503)',
+      Object.entries(functions).map(([name, fn]) => metric('AWS/Lambda', 'Throttles', { FunctionName: fn.functionName }, Stats.SUM, name)),
+      width,
+    ),
+    graph('5xx as clients saw them (the gateway’s 503 for throttles included)', [serverErrors.serverErrors], width),
+  ];
 }
 
 /** A row per operation: API Gateway's view of its method (detailed metrics), then its function's. */
@@ -147,12 +202,12 @@ function tableWidgets(title: string, dimensions: Dimensions): IWidget[] {
   ];
 }
 
-/** Requests the web ACL blocked: in all (WAF's `ALL` rule) and by each rule. */
+/** Requests the web ACL blocked: in all (WAF's `ALL` rule) and by each rule, whatever rules it has. */
 function webAclWidget(webAcl: WatchedWebAcl, region: string): IWidget {
   const blocked = (rule: string, label: string) =>
     metric('AWS/WAFV2', 'BlockedRequests', { WebACL: webAcl.metricName, Rule: rule, Region: region }, Stats.SUM, label);
   return graph(
-    'Web ACL: blocked requests',
+    'Limits: requests the web ACL blocked, by rule',
     [blocked('ALL', 'All rules'), ...webAcl.ruleMetricNames.map((rule) => blocked(rule, rule))],
     WIDTH,
   );

@@ -1,9 +1,20 @@
 /**
- * The stage's alarms: API 5xx rate and p99 latency, errors and throttles per function, throttled
- * requests per table. Production alarms always notify an SNS topic (subscribe the pager to it; an
- * e-mail address can be given in context); staging alarms notify only when `alarmEmail` is set.
- * The canary deployment (stage-stack.ts) rolls back on these same alarms; the dashboard
- * (dashboard.ts) shows their states.
+ * The stage's alarms: the 5xx rate clients saw and the API's p99 latency, errors and throttles per
+ * function, throttled requests per table and, in production, each deploying version's own alarms,
+ * which the canary (stage-stack.ts) rolls back on. Production alarms always notify an SNS topic
+ * (subscribe the pager to it; an e-mail address can be given in context); staging alarms notify
+ * only when `alarmEmail` is set. The dashboard (dashboard.ts) shows their states and the metrics
+ * made here.
+ *
+ * The 5xx clients saw is metric math over what API Gateway and Lambda publish: API Gateway counts a
+ * gateway response whose status was set (all of the service's: gateway-responses.ts) as 4XXError,
+ * so the 503 it answers for a throttled function never reaches 5XXError; Lambda's Throttles of the
+ * functions behind the API count those 503s.
+ *
+ * What each version answered has no AWS metric, so metric filters count it from its function's
+ * request line (`functionVersion`: the version that ran, lib/http/access-log.ts): a canary takes
+ * 10 % of one function's traffic, too little to move a stage-wide rate, and a 4xx is the client's
+ * mistake until one version answers more of them than the others.
  */
 import { Duration, Stack } from 'aws-cdk-lib';
 import {
@@ -19,10 +30,12 @@ import {
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { type ITable, Operation } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { Alias, Function as LambdaFunction, IFunction } from 'aws-cdk-lib/aws-lambda';
+import { CfnLogGroup, FilterPattern, type ILogGroup, type JsonPattern, LogGroupClass, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
+import { LOG_LEVELS } from '#lib/http/log.ts';
 import type { StageSettings } from '../stages.ts';
 import type { ServiceTable } from './data-tables.ts';
 import { pascal } from '../pascal.ts';
@@ -45,6 +58,26 @@ const WATCHED_OPERATIONS = [
   Operation.BATCH_WRITE_ITEM,
 ];
 
+/**
+ * A canary's 4xx alarm fires when the new version answers 4xx to this much larger a share of its
+ * requests than the function as a whole (all versions, the new one included) in a minute: 0.5 is
+ * 50 points. A version that answers 401 to every key is 90 % × (1 − the usual 4xx share) above:
+ * it trips the alarm while the usual share is below 44 %; a sound version with a usual share of
+ * 10 % reaches it by chance in about 1 minute out of 100 at 5 requests, and needs 2 of 3.
+ */
+export const CANARY_4XX_EXCESS = 0.5;
+
+/** Fewer of the new version's requests in a minute than this judge nothing about its 4xx share. */
+export const CANARY_MIN_REQUESTS = 5;
+
+/** 5xx as clients saw them: the functions' own and the 503 API Gateway answers for a throttled function. */
+export interface ServerErrorMetrics {
+  /** Their count a minute. */
+  readonly serverErrors: IMetric;
+  /** Their share of the requests. */
+  readonly serverErrorRate: IMetric;
+}
+
 export interface MonitoringProps {
   readonly settings: StageSettings;
   /**
@@ -55,8 +88,25 @@ export interface MonitoringProps {
    * deployment → method → alias, and CloudFormation would refuse the stack.
    */
   readonly api: { readonly apiName: string; readonly stageName: string };
-  readonly functions: Readonly<Record<string, IFunction>>;
+  /** The functions behind the routes, by function name: they write the request line to their log groups. */
+  readonly functions: Readonly<Record<string, LambdaFunction>>;
+  /** The reference page's function (no request line): watched for errors and throttles as `docs`. */
+  readonly referenceFunction: IFunction;
+  /** Production: each function's `live` alias, whose version a deploy moves it to. */
+  readonly liveAliases?: Readonly<Record<string, Alias>>;
   readonly tables: readonly ServiceTable[];
+}
+
+/** The alarms of one function's deployment group, on the version being deployed only. */
+export interface CanaryAlarms {
+  /** Its 5xx rate above `alarm5xxRatePercent`. */
+  readonly serverErrorRate: Alarm;
+  /** Its 4xx share CANARY_4XX_EXCESS above the function's. */
+  readonly clientErrorExcess: Alarm;
+  /** Its crashes and timeouts (the gateway's 502/504: no request line is written). */
+  readonly errors: Alarm;
+  /** Its p99 duration above `alarmP99LatencyMs`. */
+  readonly durationP99: Alarm;
 }
 
 export class Monitoring extends Construct {
@@ -67,17 +117,23 @@ export class Monitoring extends Construct {
   readonly functionErrors: Readonly<Record<string, Alarm>>;
   readonly functionThrottles: Readonly<Record<string, Alarm>>;
   readonly tableThrottles: Readonly<Record<string, Alarm>>;
+  /** Production: the alarms each deployment group watches, by function name. */
+  readonly canaryAlarms: Readonly<Record<string, CanaryAlarms>>;
+  readonly serverErrors: ServerErrorMetrics;
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
     const { settings } = props;
     const prefix = Stack.of(this).stackName;
+    const apiFunctions = { ...props.functions, docs: props.referenceFunction };
 
+    this.serverErrors = serverErrorMetrics(props.api, apiFunctions);
     this.apiServerErrorRate = new Alarm(this, 'ApiServerErrorRate', {
       alarmName: `${prefix}-api-5xx-rate`,
-      alarmDescription: `More than ${settings.alarm5xxRatePercent}% of requests answered 5xx in 2 of 3 minutes.`,
-      // The average of 5XXError is the share of requests that ended in a 5xx.
-      metric: apiMetric(props.api, '5XXError', Stats.AVERAGE),
+      alarmDescription:
+        `More than ${settings.alarm5xxRatePercent}% of requests answered 5xx (the functions' and the gateway's 503 ` +
+        'for a throttled function) in 2 of 3 minutes.',
+      metric: this.serverErrors.serverErrorRate,
       threshold: settings.alarm5xxRatePercent / 100,
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 3,
@@ -98,7 +154,7 @@ export class Monitoring extends Construct {
 
     const errors: Record<string, Alarm> = {};
     const throttles: Record<string, Alarm> = {};
-    for (const [name, fn] of Object.entries(props.functions)) {
+    for (const [name, fn] of Object.entries(apiFunctions)) {
       // Errors are crashes and timeouts only: the handlers turn their own failures into responses,
       // which the 5xx-rate alarm sees.
       errors[name] = countAlarm(this, `${pascal(name)}Errors`, {
@@ -109,7 +165,7 @@ export class Monitoring extends Construct {
       throttles[name] = countAlarm(this, `${pascal(name)}Throttles`, {
         alarmName: `${prefix}-${name}-throttles`,
         metric: fn.metricThrottles({ period: PERIOD }),
-        what: `${name} invocations were throttled (concurrency exhausted)`,
+        what: `${name} invocations were throttled (concurrency exhausted: clients got the gateway's 503)`,
       });
     }
     this.functionErrors = errors;
@@ -124,6 +180,22 @@ export class Monitoring extends Construct {
       });
     }
     this.tableThrottles = tableThrottles;
+
+    if (props.liveAliases && !LOG_LEVELS.slice(0, LOG_LEVELS.indexOf('info') + 1).includes(settings.logLevel)) {
+      throw new Error(
+        `stage "${settings.stage}" setting "logLevel" is "${settings.logLevel}": the canary's alarms count each version's answers ` +
+          "from the functions' request line, which is written at info. Set logLevel to info (cdk.json) or debug.",
+      );
+    }
+    const canaryAlarms: Record<string, CanaryAlarms> = {};
+    for (const [name, fn] of Object.entries(props.functions)) {
+      const alias = props.liveAliases?.[name];
+      if (!alias) continue;
+      // One namespace per function: a version's number means something only with its function.
+      const answers = versionMetrics(this, pascal(name), fn, `${prefix}/${name}`);
+      canaryAlarms[name] = canaryAlarmsOf(this, { name, prefix, settings, alias, answers });
+    }
+    this.canaryAlarms = canaryAlarms;
 
     if (settings.production || settings.alarmEmail) {
       this.topic = new Topic(this, 'AlarmTopic', {
@@ -156,27 +228,25 @@ export class Monitoring extends Construct {
       ...Object.values(this.functionErrors),
       ...Object.values(this.functionThrottles),
       ...Object.values(this.tableThrottles),
+      ...Object.values(this.canaryAlarms).flatMap((alarms) => Object.values(alarms)),
     ];
   }
 
   /**
-   * What a canary of `functionName` is judged on: the API-wide alarms (a broken version shows as
-   * 5xx or latency, since the handlers turn their own errors into responses), the function's own
-   * errors and throttles, and the tables' throttling.
+   * What a canary of `functionName` is judged on: the deploying version's own 5xx rate, 4xx excess,
+   * crashes and p99 duration. Nothing stage-wide: 10 % of one function's traffic hardly moves a
+   * stage's rate, and a surge, a table's throttling or another function's failure during the
+   * deploy is no fault of the new version (those alarms page as usual).
    */
   alarmsFor(functionName: string): IAlarm[] {
-    const errors = this.functionErrors[functionName];
-    const throttles = this.functionThrottles[functionName];
-    if (!errors || !throttles) throw new Error(`No alarms for function ${functionName}`);
-    const alarms = [this.apiServerErrorRate, this.apiLatencyP99, errors, throttles, ...Object.values(this.tableThrottles)];
-    // CodeDeploy takes at most 10 alarms per deployment group; with more tables, combine them.
-    if (alarms.length > 10) throw new Error(`${alarms.length} alarms for ${functionName}; CodeDeploy takes 10`);
-    return alarms;
+    const alarms = this.canaryAlarms[functionName];
+    if (!alarms) throw new Error(`No canary alarms for function ${functionName}`);
+    return Object.values(alarms);
   }
 }
 
 /** An API Gateway metric of the stage, by the dimensions API Gateway publishes it under. */
-function apiMetric(api: MonitoringProps['api'], metricName: '5XXError' | 'Latency', statistic: string): Metric {
+function apiMetric(api: MonitoringProps['api'], metricName: 'Count' | '5XXError' | 'Latency', statistic: string): Metric {
   return new Metric({
     namespace: 'AWS/ApiGateway',
     metricName,
@@ -232,4 +302,185 @@ function countAlarm(scope: Construct, id: string, { alarmName, metric, what }: C
     datapointsToAlarm: 2,
     treatMissingData: TreatMissingData.NOT_BREACHING,
   });
+}
+
+/** A filter on `logGroup` counting the lines that match `pattern` as `metricName` (1 each). */
+function countFilter(
+  scope: Construct,
+  id: string,
+  props: { logGroup: ILogGroup; namespace: string; metricName: string; pattern: JsonPattern; dimensions?: Record<string, string> },
+): Metric {
+  const filter = new MetricFilter(scope, id, {
+    logGroup: props.logGroup,
+    filterPattern: props.pattern,
+    metricNamespace: props.namespace,
+    metricName: props.metricName,
+    metricValue: '1',
+    // A filter with dimensions may not have a default value; the others count 0 for each other
+    // line, so a minute with traffic always has a data point.
+    ...(props.dimensions ? { dimensions: props.dimensions } : { defaultValue: 0 }),
+  });
+  return filter.metric({ statistic: Stats.SUM, period: PERIOD });
+}
+
+/**
+ * API Gateway's 5XXError plus each function's Throttles, in all and over Count. Lambda publishes
+ * Throttles only for minutes with some, and metric math has no value for a minute in which an
+ * operand is missing, so each count is FILLed with 0.
+ */
+function serverErrorMetrics(api: MonitoringProps['api'], functions: Readonly<Record<string, IFunction>>): ServerErrorMetrics {
+  const counts: Record<string, IMetric> = {
+    apiErrors: apiMetric(api, '5XXError', Stats.SUM),
+    ...Object.fromEntries(
+      Object.values(functions).map((fn, i) => [`throttles${i}`, fn.metricThrottles({ period: PERIOD, statistic: Stats.SUM })]),
+    ),
+  };
+  // An alarm's metric math takes at most 10 metrics: these and Count.
+  if (Object.keys(counts).length > 9) throw new Error(`${Object.keys(counts).length} counts in the 5xx rate; an alarm takes 10 metrics`);
+  const sum = Object.keys(counts)
+    .map((id) => `FILL(${id}, 0)`)
+    .join(' + ');
+  return {
+    serverErrors: new MathExpression({
+      expression: sum,
+      usingMetrics: counts,
+      label: '5xx (the gateway’s 503 for throttles included)',
+      period: PERIOD,
+    }),
+    serverErrorRate: new MathExpression({
+      expression: `(${sum}) / requests`,
+      usingMetrics: { ...counts, requests: apiMetric(api, 'Count', Stats.SUM) },
+      label: '5xx rate (the gateway’s 503 for throttles included)',
+      period: PERIOD,
+    }),
+  };
+}
+
+/** One function's answers from its request lines, by version and in all. */
+interface VersionMetrics {
+  readonly byVersion: (version: string) => { requests: Metric; clientErrors: Metric; serverErrors: Metric };
+  readonly all: { requests: Metric; clientErrors: Metric };
+}
+
+/**
+ * Filters on `fn`'s own log group, so its lines need not name the function: the metrics are in
+ * `namespace` (the function's), by the dimension `Version` or in all.
+ */
+function versionMetrics(scope: Construct, id: string, fn: LambdaFunction, namespace: string): VersionMetrics {
+  const logGroup = fn.logGroup;
+  // CloudFormation would refuse the filters at deploy time; say why at synth instead.
+  const group = logGroup.node.defaultChild;
+  if (!(group instanceof CfnLogGroup) || group.logGroupClass !== LogGroupClass.STANDARD) {
+    throw new Error(`The canary's metric filters need ${fn.node.id}'s log group in the Standard class (log-groups.ts logGroupClass)`);
+  }
+  const requestLine = FilterPattern.stringValue('$.message', '=', 'request');
+  const clientError = FilterPattern.all(
+    requestLine,
+    FilterPattern.numberValue('$.status', '>=', 400),
+    FilterPattern.numberValue('$.status', '<', 500),
+  );
+  const serverError = FilterPattern.all(requestLine, FilterPattern.numberValue('$.status', '>=', 500));
+  const byVersion = { Version: '$.functionVersion' };
+  const filter = (suffix: string, metricName: string, pattern: JsonPattern, dimensions?: Record<string, string>) =>
+    countFilter(scope, `${id}${suffix}`, { logGroup, namespace, metricName, pattern, ...(dimensions ? { dimensions } : {}) });
+  const versioned = {
+    requests: filter('ResponsesByVersion', 'Responses', requestLine, byVersion),
+    clientErrors: filter('Responses4xxByVersion', 'Responses4xx', clientError, byVersion),
+    serverErrors: filter('Responses5xxByVersion', 'Responses5xx', serverError, byVersion),
+  };
+  const all = {
+    requests: filter('Responses', 'Responses', requestLine),
+    clientErrors: filter('Responses4xx', 'Responses4xx', clientError),
+  };
+  return {
+    byVersion: (version) => ({
+      requests: versioned.requests.with({ dimensionsMap: { Version: version } }),
+      clientErrors: versioned.clientErrors.with({ dimensionsMap: { Version: version } }),
+      serverErrors: versioned.serverErrors.with({ dimensionsMap: { Version: version } }),
+    }),
+    all,
+  };
+}
+
+interface CanaryProps {
+  readonly name: string;
+  readonly prefix: string;
+  readonly settings: StageSettings;
+  readonly alias: Alias;
+  readonly answers: VersionMetrics;
+}
+
+/**
+ * The alarms on the version `alias` is being moved to (its number is the Version resource's, so
+ * each deploy re-points them before CodeDeploy starts). They reference the function and its
+ * version, never the API stage (see MonitoringProps.api).
+ */
+function canaryAlarmsOf(scope: Construct, { name, prefix, settings, alias, answers }: CanaryProps): CanaryAlarms {
+  const id = `${pascal(name)}Canary`;
+  const version = alias.version.version;
+  const mine = answers.byVersion(version);
+  // Lambda's metrics of the version when invoked through the alias. The Resource is spelt out:
+  // `alias.functionName` refers to the alias, which would close the cycle alias → group → alarm.
+  const functionName = alias.version.lambda.functionName;
+  const executed = (metricName: 'Errors' | 'Duration', statistic: string) =>
+    new Metric({
+      namespace: 'AWS/Lambda',
+      metricName,
+      dimensionsMap: { FunctionName: functionName, Resource: `${functionName}:${alias.aliasName}`, ExecutedVersion: version },
+      statistic,
+      period: PERIOD,
+    });
+  const serverErrorRate = new Alarm(scope, `${id}ServerErrorRate`, {
+    alarmName: `${prefix}-${name}-canary-5xx-rate`,
+    alarmDescription: `The version being deployed answered more than ${settings.alarm5xxRatePercent}% of its requests 5xx in 2 of 3 minutes.`,
+    metric: new MathExpression({
+      expression: 'FILL(errors, 0) / requests',
+      usingMetrics: { errors: mine.serverErrors, requests: mine.requests },
+      label: `${name}: the new version's 5xx rate`,
+      period: PERIOD,
+    }),
+    threshold: settings.alarm5xxRatePercent / 100,
+    comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+    evaluationPeriods: 3,
+    datapointsToAlarm: 2,
+    treatMissingData: TreatMissingData.NOT_BREACHING,
+  });
+  const clientErrorExcess = new Alarm(scope, `${id}ClientErrorExcess`, {
+    alarmName: `${prefix}-${name}-canary-4xx-excess`,
+    alarmDescription:
+      `The version being deployed answered 4xx to a share of its requests ${CANARY_4XX_EXCESS * 100} points above ` +
+      `the function's (all versions), with at least ${CANARY_MIN_REQUESTS} requests a minute, in 2 of 3 minutes.`,
+    metric: new MathExpression({
+      expression: `IF(requests >= ${CANARY_MIN_REQUESTS}, FILL(errors, 0) / requests - FILL(allErrors, 0) / allRequests, 0)`,
+      usingMetrics: {
+        requests: mine.requests,
+        errors: mine.clientErrors,
+        allRequests: answers.all.requests,
+        allErrors: answers.all.clientErrors,
+      },
+      label: `${name}: the new version's 4xx share above the function's`,
+      period: PERIOD,
+    }),
+    threshold: CANARY_4XX_EXCESS,
+    comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+    evaluationPeriods: 3,
+    datapointsToAlarm: 2,
+    treatMissingData: TreatMissingData.NOT_BREACHING,
+  });
+  const errors = countAlarm(scope, `${id}Errors`, {
+    alarmName: `${prefix}-${name}-canary-errors`,
+    metric: executed('Errors', Stats.SUM),
+    what: `the version of ${name} being deployed crashed or timed out`,
+  });
+  const durationP99 = new Alarm(scope, `${id}DurationP99`, {
+    alarmName: `${prefix}-${name}-canary-p99-duration`,
+    alarmDescription: `The version being deployed ran longer than ${settings.alarmP99LatencyMs} ms at p99 in 3 of 5 minutes.`,
+    metric: executed('Duration', Stats.p(99)),
+    threshold: settings.alarmP99LatencyMs,
+    comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+    evaluationPeriods: 5,
+    datapointsToAlarm: 3,
+    treatMissingData: TreatMissingData.NOT_BREACHING,
+  });
+  return { serverErrorRate, clientErrorExcess, errors, durationP99 };
 }

@@ -42,7 +42,7 @@ import type { StageSettings } from '../stages.ts';
 import { GATEWAY_RESPONSES, type GatewayError, NOT_FOUND_BODY, errorBody, methodNotAllowedBody } from './gateway-responses.ts';
 import { pascal } from '../pascal.ts';
 import { allowedOriginHeaders, originSelectingTemplate, originStatus, preflightHeaders } from './cors-preflight.ts';
-import { serviceLogGroup } from './log-groups.ts';
+import { logGroupClass, serviceLogGroup } from './log-groups.ts';
 import { WebAcl } from './web-acl.ts';
 
 export interface PetStoreApiProps {
@@ -56,8 +56,8 @@ export interface PetStoreApiProps {
 }
 
 /**
- * Access log line, one JSON object per request: the service's one access line (production's
- * functions log only warnings and errors). Only request metadata: no headers (so never the
+ * Access log line, one JSON object per request; the only line of what the gateway answers itself
+ * (the functions' line adds key and version). Only request metadata: no headers (so never the
  * Authorization header), no query string, no body. Values are quoted so a missing one (`-`) stays
  * valid JSON. Left out as the same on every line of a stage's group or said by another field
  * (each ~40–60 bytes a request): the stage, the domain name, the protocol, the formatted request
@@ -113,6 +113,7 @@ export class PetStoreApi extends Construct {
 
     this.accessLogGroup = serviceLogGroup(this, 'AccessLogs', {
       baseName: `/aws/apigateway/${stackName}/access`,
+      logGroupClass: logGroupClass({ metricFilters: false }),
       retention: props.logRetention,
       removalPolicy: props.logRemovalPolicy,
     });
