@@ -3,7 +3,7 @@
  * handlers' services are built once per instance (services.ts). The CDK app sets these variables on
  * each function; local mode sets them in its own process.
  */
-import { LOG_LEVELS, type LogLevel } from './http/log.ts';
+import { LOG_LEVELS, type LogLevel } from './log.ts';
 
 /** Names of the environment variables, shared with the CDK app and the local runner. */
 export const ENV = {

@@ -6,7 +6,7 @@
  */
 import { KeyVerifier } from './auth/key-verifier.ts';
 import { type Config, ENV, readConfig, required } from './config.ts';
-import { setLogLevel } from './http/log.ts';
+import { setLogLevel } from './log.ts';
 import { DynamoDbApiKeyStore } from './store/dynamodb-api-key-store.ts';
 import { createDocumentClient } from './store/dynamodb-client.ts';
 import { DynamoDbPetStore } from './store/dynamodb-pet-store.ts';

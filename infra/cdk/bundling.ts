@@ -30,7 +30,7 @@ export const esbuildOptions = {
   // a CommonJS bundle would start Node's ESM loader and build the module's ESM facade on the first
   // request (docs/performance.md, "Cold start"). The bundle never touches the ESM loader.
   supported: { 'dynamic-import': false },
-  // Linked source maps (index.js.map), read only when a stack is logged (lib/http/source-mapped-stack.ts),
+  // Linked source maps (index.js.map), read only when a stack is logged (lib/source-mapped-stack.ts),
   // so logged stacks name our .ts files and lines. Without a copy of every source, most of it the
   // AWS SDK's, which a stack never needs.
   sourcemap: true,

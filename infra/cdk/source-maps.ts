@@ -1,6 +1,6 @@
 /**
  * Trims a bundle's source map to our own code (lib/, functions/). The functions read the map only
- * when they log a stack (lib/http/source-mapped-stack.ts), and only our frames are worth mapping;
+ * when they log a stack (lib/source-mapped-stack.ts), and only our frames are worth mapping;
  * a whole bundle's map, mostly the AWS SDK's, would be decoded on the request that logs the first
  * error of an instance. Positions in other code keep a segment with no source, so they map to
  * nothing rather than to the nearest line of ours.

@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import * as z from 'zod';
-import { LOG_LEVELS, type LogLevel } from '#lib/http/log.ts';
+import { LOG_LEVELS, type LogLevel } from '#lib/log.ts';
 import { TIMEOUT_SECONDS } from './function-limits.ts';
 import type { CapacitySettings } from './capacity.ts';
 import { isStageName, type StageName } from '#lib/stages.ts';

@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse, S
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { REQUEST_ID_HEADER } from '#lib/http/access-log.ts';
+import { REQUEST_ID_HEADER } from '#lib/http/request-line.ts';
 import { HttpError } from '#lib/http/errors.ts';
 import { MAX_BODY_BYTES } from '#lib/http/json-body.ts';
 import { COMMON_RESPONSE_HEADERS, errorResult } from '#lib/http/response.ts';

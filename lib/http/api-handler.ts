@@ -1,6 +1,6 @@
 /**
  * The middleware chain every operation shares, outermost first:
- *   accessLog      request id, common headers and one log line, on every response;
+ *   requestLine    request id, common headers and one log line, on every response;
  *   cors           (a stage with allowedOrigins) CORS headers for an allowed Origin, on every response;
  *   deprecation    (deprecated operations) Deprecation, Sunset and successor Link headers;
  *   errorResponder every error becomes the spec's Error body (see error-responder.ts);
@@ -15,7 +15,7 @@ import middy, { type MiddlewareObj, type MiddyfiedHandler } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { Operation } from '../operations/operation.ts';
 import { config, prepareServices, services } from '../services.ts';
-import { accessLog } from './access-log.ts';
+import { requestLine } from './request-line.ts';
 import { bearerAuth } from './bearer-auth.ts';
 import { cors } from './cors.ts';
 import { deprecation } from './deprecation.ts';
@@ -38,7 +38,7 @@ export function apiChain<TEvent extends Omit<APIGatewayProxyEvent, 'body'> = API
 ): MiddyfiedHandler<TEvent, ApiResult> {
   prepareServices();
   const chain = middy<TEvent, ApiResult>();
-  chain.use(accessLog(operation.operationId)).use(cors(() => config().allowedOrigins));
+  chain.use(requestLine(operation.operationId)).use(cors(() => config().allowedOrigins));
   if (operation.deprecation) chain.use(deprecation(operation.deprecation));
   chain.use(errorResponder()).use(bearerAuth(() => services().keys));
   for (const middleware of inner) chain.use(middleware);

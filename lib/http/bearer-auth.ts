@@ -12,7 +12,8 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { isWellFormedApiKey } from '../auth/api-keys.ts';
 import type { KeyVerifier } from '../auth/key-verifier.ts';
 import { HttpError } from './errors.ts';
-import { type ApiResult, headerValues, type RequestHeaders } from './response.ts';
+import { headerValues, type RequestHeaders } from './request-headers.ts';
+import type { ApiResult } from './response.ts';
 
 /** The authentication scheme, as the challenge and the messages spell it; matched in any case. */
 export const BEARER_SCHEME = 'Bearer';

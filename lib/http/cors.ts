@@ -8,7 +8,7 @@
  */
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { header } from './response.ts';
+import { header } from './request-headers.ts';
 import type { ApiResult } from './response.ts';
 
 /** Request headers a page may send: the key, the body's type, the retry key. */

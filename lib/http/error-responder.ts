@@ -22,7 +22,7 @@ import httpErrorHandler from '@middy/http-error-handler';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { DependencyUnavailableError, IdempotencyKeyReusedError } from '../store/store-errors.ts';
 import { HttpError, INTERNAL_ERROR_MESSAGE } from './errors.ts';
-import { describeError, log } from './log.ts';
+import { describeError, log } from '../log.ts';
 import type { ApiResult } from './response.ts';
 
 export function toHttpError(error: unknown): HttpError {

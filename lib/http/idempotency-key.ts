@@ -1,6 +1,6 @@
 import { IdempotencyKeyHeader } from '../domain/requests.ts';
 import { HttpError } from './errors.ts';
-import { headerValues, type RequestHeaders } from './response.ts';
+import { headerValues, type RequestHeaders } from './request-headers.ts';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 

@@ -6,7 +6,8 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { HttpError } from './errors.ts';
-import { type ApiResult, header } from './response.ts';
+import { header } from './request-headers.ts';
+import type { ApiResult } from './response.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 

@@ -1,4 +1,4 @@
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { HttpError } from './errors.ts';
 
 export type ApiResult = APIGatewayProxyResult & { headers: Record<string, string> };
@@ -21,38 +21,4 @@ export function json(statusCode: number, body: unknown, headers: Record<string, 
 
 export function errorResult(error: HttpError): ApiResult {
   return json(error.status, error.toBody(), { ...error.headers });
-}
-
-/** The headers of a request as API Gateway gives them: the last value of each, and all of them. */
-export type RequestHeaders = Pick<APIGatewayProxyEvent, 'headers'> & Partial<Pick<APIGatewayProxyEvent, 'multiValueHeaders'>>;
-
-/**
- * Every value a request sent for a header, whatever the casing of each line. `headers` alone keeps
- * only the last, so a header that must not be ambiguous (credentials) is checked with this.
- */
-export function headerValues(event: RequestHeaders, name: string): string[] {
-  if (!event.multiValueHeaders) {
-    const value = header(event.headers, name);
-    return value === undefined ? [] : [value];
-  }
-  const wanted = name.toLowerCase();
-  const found: string[] = [];
-  for (const key in event.multiValueHeaders) {
-    if (Object.hasOwn(event.multiValueHeaders, key) && key.toLowerCase() === wanted) found.push(...(event.multiValueHeaders[key] ?? []));
-  }
-  return found;
-}
-
-/**
- * Reads a header case-insensitively, as HTTP requires (API Gateway keeps the client's casing).
- * Several lookups a request: a `for…in` over the names allocates nothing, where Object.entries would;
- * like Object.entries, it reads own names only.
- */
-export function header(headers: Record<string, string | undefined> | null, name: string): string | undefined {
-  if (!headers) return undefined;
-  const wanted = name.toLowerCase();
-  for (const key in headers) {
-    if (Object.hasOwn(headers, key) && key.toLowerCase() === wanted) return headers[key];
-  }
-  return undefined;
 }

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { header } from './response.ts';
+import { header } from './request-headers.ts';
 
 /** The stage path prefix every base address ends with (the major version of the interface). */
 export const API_BASE_PATH = '/v1';

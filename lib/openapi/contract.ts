@@ -7,7 +7,7 @@
  * zod schemas into the document.
  */
 import { LIST_LIMIT } from '../domain/pet.ts';
-import { REQUEST_ID_HEADER } from '../http/access-log.ts';
+import { REQUEST_ID_HEADER } from '../http/request-line.ts';
 import { DEPRECATED_SINCE } from '../http/deprecation.ts';
 import type { ErrorCode } from '../http/errors.ts';
 import { MAX_BODY_BYTES } from '../http/json-body.ts';

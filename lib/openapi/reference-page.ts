@@ -26,11 +26,12 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { REQUEST_ID_HEADER } from '../http/access-log.ts';
+import { REQUEST_ID_HEADER } from '../http/request-line.ts';
 import { gatewayCompresses } from '../http/content-coding.ts';
 import { NOT_FOUND_MESSAGE } from '../http/gateway-errors.ts';
 import { HttpError } from '../http/errors.ts';
-import { COMMON_RESPONSE_HEADERS, errorResult, headerValues, json } from '../http/response.ts';
+import { headerValues } from '../http/request-headers.ts';
+import { COMMON_RESPONSE_HEADERS, errorResult, json } from '../http/response.ts';
 import { absoluteUrl } from '../http/urls.ts';
 import { API_BASE_PATH, OPENAPI_DOCUMENT_PATH } from '../routes.ts';
 

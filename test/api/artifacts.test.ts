@@ -4,7 +4,7 @@
  * worker thread under the deployed function's name and environment, and logs as deployed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setLogSink } from '#lib/http/log.ts';
+import { setLogSink } from '#lib/log.ts';
 import { bundleMode, startTestApi, type TestApi } from '../support/local-api.ts';
 import { expectRequestId } from './helpers.ts';
 

@@ -8,7 +8,7 @@ import { main as keysCli } from '../../infra/cli/keys.ts';
 import { generateApiKey, hashApiKey, keyIdFromHash } from '#lib/auth/api-keys.ts';
 import { ENV } from '#lib/config.ts';
 import { reconfigure } from '#lib/services.ts';
-import { setLogSink } from '#lib/http/log.ts';
+import { setLogSink } from '#lib/log.ts';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
 import { closedPort, createPet, expectRequestId, origin, postJson, withEnv } from './helpers.ts';
 

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ENV, readConfig } from '#lib/config.ts';
 import { corsHeaders } from '#lib/http/cors.ts';
-import { isLogged } from '#lib/http/log.ts';
+import { isLogged } from '#lib/log.ts';
 import { config, reconfigure, services } from '#lib/services.ts';
 
 const NAMES = [ENV.petsTable, ENV.apiKeysTable, ENV.dynamodbEndpoint, ENV.logLevel, ENV.allowedOrigins] as const;

@@ -6,7 +6,7 @@ import { errorResponder, toHttpError } from '#lib/http/error-responder.ts';
 import { HttpError, INTERNAL_ERROR_MESSAGE } from '#lib/http/errors.ts';
 import { MAX_BODY_BYTES, parseJsonBody } from '#lib/http/json-body.ts';
 import type { ApiResult } from '#lib/http/response.ts';
-import { setLogSink } from '#lib/http/log.ts';
+import { setLogSink } from '#lib/log.ts';
 import { DependencyUnavailableError } from '#lib/store/store-errors.ts';
 import { thrownHttpError } from '../support/http-error.ts';
 

@@ -20,7 +20,7 @@ import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/
 import type { LogGroupClass, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { ENV } from '#lib/config.ts';
-import type { LogLevel } from '#lib/http/log.ts';
+import type { LogLevel } from '#lib/log.ts';
 import type { TableAccess } from '#lib/operations/operation.ts';
 import { BUNDLE_FILE, BUNDLE_PACKAGE_JSON, esbuildOptions } from '../bundling.ts';
 import { MEMORY_MB, TIMEOUT_SECONDS } from '../function-limits.ts';
@@ -96,7 +96,7 @@ export class ApiFunction extends NodejsFunction {
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
       bundling: nodejsBundling(props.bundledFiles),
-      // No NODE_OPTIONS=--enable-source-maps: logged stacks are mapped when logged (lib/http/source-mapped-stack.ts).
+      // No NODE_OPTIONS=--enable-source-maps: logged stacks are mapped when logged (lib/source-mapped-stack.ts).
       environment: { [ENV.logLevel]: props.logLevel, ...props.environment },
       logGroup,
       // JSON lines, filtered by level by Lambda too; its START/END/REPORT lines (INFO) are dropped:

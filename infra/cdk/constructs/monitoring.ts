@@ -12,7 +12,7 @@
  * functions behind the API count those 503s.
  *
  * What each version answered has no AWS metric, so metric filters count it from its function's
- * request line (`functionVersion`: the version that ran, lib/http/access-log.ts): a canary takes
+ * request line (`functionVersion`: the version that ran, lib/http/request-line.ts): a canary takes
  * 10 % of one function's traffic, too little to move a stage-wide rate, and a 4xx is the client's
  * mistake until one version answers more of them than the others.
  */
@@ -35,7 +35,7 @@ import { CfnLogGroup, FilterPattern, type ILogGroup, type JsonPattern, LogGroupC
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
-import { LOG_LEVELS } from '#lib/http/log.ts';
+import { LOG_LEVELS } from '#lib/log.ts';
 import type { StageSettings } from '../stages.ts';
 import type { ServiceTable } from './data-tables.ts';
 import { pascal } from '../pascal.ts';

@@ -30,7 +30,7 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
-import { REQUEST_ID_HEADER } from '#lib/http/access-log.ts';
+import { REQUEST_ID_HEADER } from '#lib/http/request-line.ts';
 import { ERROR_CODES } from '#lib/http/errors.ts';
 import { COMMON_RESPONSE_HEADERS } from '#lib/http/response.ts';
 import { mapValues } from '#lib/map-values.ts';

@@ -1,11 +1,12 @@
 /**
  * Outermost middleware: stamps every response (success or error) with the request id and the
- * headers every answer carries, and writes one JSON access-log line per request: the operation,
- * the status, the duration, whether the request was its instance's first (`coldStart`, Powertools
- * Logger's `cold_start`; camelCase here, like every field), the public id of the API key that
- * authenticated it (`keyId`, as `npm run keys -- list` shows it), so that abuse can be traced to a
- * key, never the key or its hash; and the version that answered (`functionVersion`), which the
- * canary's alarms count by (infra/cdk/constructs/monitoring.ts).
+ * headers every answer carries, and writes the function's request line (API Gateway's access log
+ * is another line, written by the gateway), one JSON line per request: the operation, the status,
+ * the duration, whether the request was its instance's first (`coldStart`, Powertools Logger's
+ * `cold_start`; camelCase here, like every field), the public id of the API key that authenticated
+ * it (`keyId`, as `npm run keys -- list` shows it), so that abuse can be traced to a key, never the
+ * key or its hash; and the version that answered (`functionVersion`), which the canary's alarms
+ * count by (infra/cdk/constructs/monitoring.ts).
  *
  * Each function serves one operation and writes to its own log group, which names the function;
  * so the line leaves out what that group says for every line of it (the function's name, the
@@ -15,14 +16,14 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { authenticatedKeyId } from './bearer-auth.ts';
-import { isLogged, log } from './log.ts';
+import { isLogged, log } from '../log.ts';
 import { type ApiResult, COMMON_RESPONSE_HEADERS } from './response.ts';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 
 type ApiRequest = Request<APIGatewayProxyEvent, ApiResult>;
 
-export function accessLog(operationId: string): MiddlewareObj<APIGatewayProxyEvent, ApiResult> {
+export function requestLine(operationId: string): MiddlewareObj<APIGatewayProxyEvent, ApiResult> {
   const started = new WeakMap<object, { at: number; coldStart: boolean }>();
   // One chain per function instance: its first request paid for the cold start (init + first call).
   let coldStart = true;
