@@ -19,7 +19,6 @@ export const FUNCTIONS = [
   { name: 'create-pet', operation: 'create', scenario: 'create' },
   { name: 'get-pet', operation: 'get', scenario: 'get' },
 ] as const satisfies readonly { name: FunctionId; operation: Operation; scenario: ScenarioId }[];
-export const FUNCTION_NAMES: readonly FunctionId[] = FUNCTIONS.map((f) => f.name);
 
 /**
  * `sdk`: the document client and the operation's call (infra/bench/floor-handler.ts); `sdk-zod`:

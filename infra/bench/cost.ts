@@ -128,8 +128,6 @@ export function itemSizeBytes(item: Record<string, string | number>): number {
 
 /** A typical pet as the service stores it: a time-ordered id, a 20-character name, a status. */
 export const TYPICAL_PET = { id: 1_234_567_890_123_456, name: 'Rex the good dog 001', categoryId: 12, status: 'available' };
-/** The largest pet: a 200-character name of 4-byte characters. */
-export const LARGEST_PET = { id: 9_007_199_254_740_991, name: '🐕'.repeat(200), categoryId: 9_007_199_254_740_991, status: 'available' };
 
 /** Items a page reads: limit 20 plus the one that tells whether a next page exists. */
 const PAGE_ITEMS = 21;

@@ -51,5 +51,3 @@ export class HttpError extends Error {
     return { code: this.code, message: this.message, status: this.status };
   }
 }
-
-export const isHttpError = (error: unknown): error is HttpError => error instanceof HttpError;

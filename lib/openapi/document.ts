@@ -10,7 +10,6 @@ import { mapValues } from '../map-values.ts';
 import { operations as apiOperations } from '../operations.ts';
 import type { HttpMethod, Operation } from '../operations/operation.ts';
 import {
-  API_VERSION,
   DEPRECATION_HEADERS,
   ERROR_DESCRIPTIONS,
   ERROR_HEADERS,
@@ -45,7 +44,7 @@ import {
   type ResponseObject,
 } from './types.ts';
 
-export { API_VERSION, GATEWAY_RESPONSES_EXTENSION, LOCAL_SERVER, OPENAPI_VERSION };
+export { GATEWAY_RESPONSES_EXTENSION, LOCAL_SERVER, OPENAPI_VERSION };
 export type { HeaderObject, OpenApiDocument, OperationObject, ParameterObject, Reference, ResponseObject };
 
 /**

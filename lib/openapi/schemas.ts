@@ -29,10 +29,6 @@ void errorBodyMatchesInterface;
 /** A JSON Schema object, as zod emits it and OpenAPI 3.1 embeds it. */
 export type JsonSchema = { [keyword: string]: unknown };
 
-export interface ComponentDescription {
-  readonly description: string;
-}
-
 /**
  * Named components, in document order, with the prose the schemas cannot carry. `io` says which
  * side of a schema is documented: what a client sends (`input`) or what the service returns
