@@ -12,6 +12,7 @@ import { DEPRECATED_SINCE } from '../http/deprecation.ts';
 import type { ErrorCode } from '../http/errors.ts';
 import { MAX_BODY_BYTES } from '../http/json-body.ts';
 import { operations } from '../operations.ts';
+import type { HeaderId } from '../operations/operation.ts';
 import { API_BASE_PATH, OPENAPI_DOCUMENT_PATH } from '../routes.ts';
 import { type StageName, stackName } from '../stages.ts';
 import type { JsonSchema } from './schemas.ts';
@@ -251,6 +252,4 @@ export const HEADERS = {
       pattern: `^<[^>]*${escapeRegExp(API_BASE_PATH + (deprecation?.successor ?? ''))}>; rel="successor-version"$`,
     },
   },
-} as const satisfies Record<string, HeaderDefinition>;
-
-export type HeaderId = keyof typeof HEADERS;
+} as const satisfies Record<HeaderId, HeaderDefinition>;

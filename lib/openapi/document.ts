@@ -8,7 +8,7 @@ import { ERROR_CODES, type ErrorCode } from '../http/errors.ts';
 import { JSON_CONTENT_TYPE } from '../http/response.ts';
 import { mapValues } from '../map-values.ts';
 import { operations as apiOperations } from '../operations.ts';
-import type { HttpMethod, Operation } from '../operations/operation.ts';
+import type { HeaderId, HttpMethod, Operation } from '../operations/operation.ts';
 import {
   DEPRECATION_HEADERS,
   ERROR_DESCRIPTIONS,
@@ -18,7 +18,6 @@ import {
   GATEWAY_RESPONSE_COMPONENTS,
   HEADERS,
   INFO,
-  type HeaderId,
   type HeaderUse,
   LOCAL_SERVER,
   OPENAPI_VERSION,

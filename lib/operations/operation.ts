@@ -8,7 +8,6 @@
  * function lists the routes (lib/http/gateway-errors.ts), and its bundle stays free of zod.
  */
 import type { ErrorCode } from '../http/errors.ts';
-import type { HeaderId } from '../openapi/contract.ts';
 import type { ComponentId, HeaderSchemaId, ParameterSchemaId } from '../openapi/schemas.ts';
 import { apiKeysTable } from '../store/tables.ts';
 
@@ -47,6 +46,19 @@ export interface RequestHeader {
   readonly description: string;
   readonly required: boolean;
 }
+
+/** The response headers the contract describes, by id: lib/openapi/contract.ts defines each one. */
+export type HeaderId =
+  | 'XRequestId'
+  | 'Location'
+  | 'IdempotentReplayed'
+  | 'NextPageLink'
+  | 'WWWAuthenticate'
+  | 'Allow'
+  | 'RetryAfter'
+  | 'Deprecation'
+  | 'Sunset'
+  | 'SuccessorLink';
 
 /** The success answer: a JSON body of a component schema, or (204) no body at all. */
 export type SuccessResponse =
