@@ -10,6 +10,8 @@ import { header } from './request-headers.ts';
 import type { ApiResult } from './response.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
+/** The same limit as people read it: `64 KiB`. */
+export const MAX_BODY_SIZE = `${MAX_BODY_BYTES / 1024} KiB`;
 
 export type JsonObject = Record<string, unknown>;
 
@@ -25,7 +27,7 @@ export function parseJsonBody(event: Pick<APIGatewayProxyEvent, 'body' | 'header
   if (bytes.length > MAX_BODY_BYTES) {
     throw new HttpError(
       'payload_too_large',
-      `Request body is larger than the limit of ${MAX_BODY_BYTES} bytes (64 KiB): send a smaller pet.`,
+      `Request body is larger than the limit of ${MAX_BODY_BYTES} bytes (${MAX_BODY_SIZE}): send a smaller pet.`,
     );
   }
   const contentType = header(event.headers, 'content-type');

@@ -10,7 +10,7 @@ import { LIST_LIMIT } from '../domain/pet.ts';
 import { REQUEST_ID_HEADER } from '../http/request-line.ts';
 import { DEPRECATED_SINCE } from '../http/deprecation.ts';
 import type { ErrorCode } from '../http/errors.ts';
-import { MAX_BODY_BYTES } from '../http/json-body.ts';
+import { MAX_BODY_BYTES, MAX_BODY_SIZE } from '../http/json-body.ts';
 import { operations } from '../operations.ts';
 import type { HeaderId } from '../operations/operation.ts';
 import { API_BASE_PATH, OPENAPI_DOCUMENT_PATH } from '../routes.ts';
@@ -95,7 +95,7 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   unauthorized: '`unauthorized`: the API key is missing, malformed, unknown, revoked or expired, or the scheme is not `Bearer`.',
   not_found: '`not_found`: no animal exists for `petId`.',
   method_not_allowed: '`method_not_allowed`: the path exists, the method does not; `Allow` lists the methods.',
-  payload_too_large: `\`payload_too_large\`: the request body is larger than ${MAX_BODY_BYTES} bytes (64 KiB).`,
+  payload_too_large: `\`payload_too_large\`: the request body is larger than ${MAX_BODY_BYTES} bytes (${MAX_BODY_SIZE}).`,
   idempotency_key_reused: '`idempotency_key_reused`: the `Idempotency-Key` was already used with another body; nothing was created.',
   unsupported_media_type: '`unsupported_media_type`: the request body is not declared as `application/json` (UTF-8).',
   too_many_requests:

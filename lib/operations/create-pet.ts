@@ -1,4 +1,5 @@
 /** `POST /pets`: add an animal, optionally under an `Idempotency-Key` (functions/create-pet.ts). */
+import { MAX_BODY_SIZE } from '../http/json-body.ts';
 import { idempotencyTable, petsTable } from '../store/tables.ts';
 import type { Operation } from './operation.ts';
 
@@ -25,7 +26,7 @@ export const createPet = {
       required: false,
     },
   ],
-  requestBody: { schema: 'NewPet', description: 'The animal to add, as a JSON object of at most 64 KiB.' },
+  requestBody: { schema: 'NewPet', description: `The animal to add, as a JSON object of at most ${MAX_BODY_SIZE}.` },
   success: {
     status: 201,
     description: 'Animal added (or, with an `Idempotency-Key` seen before, the animal that key added); the body carries the assigned `id`.',
