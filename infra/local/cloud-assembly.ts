@@ -21,7 +21,7 @@ const SYNTH_WORKER = path.join(import.meta.dirname, 'synth-stage-worker.ts');
 
 /**
  * The stage's template, synthesized with cdk.json's context (and `context`, as `-c` would give it)
- * and no bundling, in a worker thread: loaded, aws-cdk-lib and the app hold about 30 MB of heap,
+ * and no bundling, in a worker thread: loaded, aws-cdk-lib and the app hold tens of MB of heap,
  * which would otherwise stay for the life of the process that serves (source mode's, after each
  * change to infra/ or lib/, when the template cache misses).
  */
