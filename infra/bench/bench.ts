@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: the CPU instructions of each function's cold start and warm invocations against
  * two floors, throughput and latency of the local API against a bare node:http baseline, list
- * latency at 1,000 and 50,000 pets, and the cost per million requests. Prints the tables and
+ * latency at 1,000 and 50,000 pets, the read units of whole status walks, and the cost per million
+ * requests. Prints the tables and
  * writes BENCHMARKS.md. Not part of `npm test`: it takes about ten minutes.
  *
  * Needs valgrind (callgrind) for the instruction counts. Interrupted (SIGINT, SIGTERM), it stops
@@ -10,7 +11,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DynamoDBClient, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { newApiKeyRecord, generateApiKey } from '#lib/auth/api-keys.ts';
 import { ENV } from '#lib/config.ts';
@@ -18,6 +19,7 @@ import { DynamoDbApiKeyStore } from '#lib/store/dynamodb-api-key-store.ts';
 import { apiKeysTable, idempotencyTable, petsTable } from '#lib/store/tables.ts';
 import { ensureTables, localTableNames } from '../local/create-tables.ts';
 import { buildBundles, FUNCTIONS } from './bundles.ts';
+import { floorTableInput } from './floor-table.ts';
 import { startWorker, stopOnInterrupt, type WorkerProcess } from './child.ts';
 import type { CostInput } from './cost.ts';
 import { countInstructions, type InstructionCount, type Invocation, WARM_INVOCATIONS } from './instructions.ts';
@@ -25,7 +27,8 @@ import { type LoadResult, type LoadSettings, measureLoad, mergeLoads } from './l
 import { machine } from './machine.ts';
 import type { BenchRun, InstructionRow, ScalingRow, ThroughputRow } from './benchmarks-md.ts';
 import { lambdaContext, proxyEvent, requestFor, SCENARIOS, type ScenarioId } from './scenarios.ts';
-import { seedPets } from './seed.ts';
+import { floorSeedPet, seedPets } from './seed.ts';
+import { measureStatusWalk, type WalkUnits } from './walk.ts';
 import type { HandlerTiming } from './workers/handler-timing.ts';
 
 const USAGE = `Usage: npm run bench [-- --instructions]
@@ -76,6 +79,10 @@ const SETTINGS = {
 } as const;
 
 const SCALE_PREFIX = 'Scale';
+const SMALL_PREFIX = 'Small';
+const FLOOR_TABLE = 'FloorPets';
+/** Pets in the small store whose status walk is measured: one page of each status. */
+const SMALL_STORE_PETS = 40;
 
 function progress(message: string): void {
   process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(3)}s] ${message}\n`);
@@ -121,6 +128,10 @@ async function main(): Promise<void> {
   const apiKey = generateApiKey();
   await new DynamoDbApiKeyStore(documents, mainTables[apiKeysTable.logicalName] as string).add(newApiKeyRecord(apiKey, 'bench'));
   const ids = await seedPets(documents, mainTables[petsTable.logicalName] as string, 1, SETTINGS.seedPets);
+  // The floors read and write their own table, with the same pets (infra/bench/floor-table.ts).
+  await raw.send(new CreateTableCommand(floorTableInput(FLOOR_TABLE)));
+  await waitUntilTableExists({ client: raw, maxWaitTime: 60, minDelay: 0.2, maxDelay: 1 }, { TableName: FLOOR_TABLE });
+  await seedPets(documents, FLOOR_TABLE, 1, SETTINGS.seedPets, floorSeedPet);
 
   // The production functions' environment from the template, the tables Lambda would name, the
   // variables Lambda sets, and the local store's address.
@@ -150,7 +161,8 @@ async function main(): Promise<void> {
       const spec = requestFor(scenario, [ids[(n * 37) % ids.length] as number], n);
       return { event: proxyEvent(spec, apiKey, requestId), context: lambdaContext(bundle.name, requestId) };
     });
-    const count: InstructionCount = await countInstructions(bundle.file, invocations, functionEnv);
+    const env = bundle.kind === 'function' ? functionEnv : { ...functionEnv, [ENV.petsTable]: FLOOR_TABLE };
+    const count: InstructionCount = await countInstructions(bundle.file, invocations, env);
     if (count.statuses.some((status) => status >= 300)) throw new Error(`${bundle.name} answered ${count.statuses.join(', ')}`);
     instructions.push({ bundle, count });
     progress(
@@ -237,6 +249,12 @@ async function main(): Promise<void> {
     }
   };
   await measureScaling(SETTINGS.scalingSizes[0]);
+  const walks: WalkUnits[] = [];
+  const small = localTableNames(SMALL_PREFIX);
+  await ensureTables(raw, small);
+  await seedPets(documents, small[petsTable.logicalName] as string, 1, SMALL_STORE_PETS);
+  walks.push(await measureStatusWalk(endpoint, small[petsTable.logicalName] as string, SMALL_STORE_PETS, 'available'));
+  walks.push(await measureStatusWalk(endpoint, scalePets, SETTINGS.scalingSizes[0], 'available'));
   const restCount = SETTINGS.scalingSizes[1] - SETTINGS.scalingSizes[0];
   progress(`  seeding ${restCount} more pets`);
   seedStarted = performance.now();
@@ -244,6 +262,8 @@ async function main(): Promise<void> {
   const seedRest = (performance.now() - seedStarted) / 1000;
   progress(`  seeded in ${seedRest.toFixed(1)} s`);
   await measureScaling(SETTINGS.scalingSizes[1]);
+  walks.push(await measureStatusWalk(endpoint, scalePets, SETTINGS.scalingSizes[1], 'available'));
+  for (const w of walks) progress(`  status walk at ${w.tablePets} pets: ${w.pages} pages, ${w.calls} calls, ${w.readUnits} read units`);
   await Promise.all(Object.values(scaleServers).map((w) => w.stop()));
   raw.destroy();
   await store.stop();
@@ -274,6 +294,7 @@ async function main(): Promise<void> {
     handlerTimings,
     throughput,
     scaling,
+    walks,
     seedSeconds: { first: seedFirst, rest: seedRest, restCount },
     cost,
     deployedNodeOptions: deployedEnv.NODE_OPTIONS,

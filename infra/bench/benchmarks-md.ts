@@ -7,6 +7,7 @@ import type { Machine } from './machine.ts';
 import { SCENARIOS, type ScenarioId } from './scenarios.ts';
 import { fixed, kb, markdownTable, thousands } from './stats.ts';
 import type { HandlerTiming } from './workers/handler-timing.ts';
+import type { WalkUnits } from './walk.ts';
 
 /** What a function may cost against the floors (infra/bench/instructions.ts). */
 export const INSTRUCTION_TARGETS = {
@@ -51,6 +52,8 @@ export interface BenchRun {
   readonly handlerTimings: readonly HandlerTiming[];
   readonly throughput: readonly ThroughputRow[];
   readonly scaling: readonly ScalingRow[];
+  /** Whole walks of one status through the service's store, with their read units. */
+  readonly walks: readonly WalkUnits[];
   readonly seedSeconds: { readonly first: number; readonly rest: number; readonly restCount: number };
   readonly cost: readonly CostRow[];
   /** The production functions' NODE_OPTIONS in the template, if any. */
@@ -107,14 +110,14 @@ counted). The process marks its own sections: **import** (\`require\` for Common
 runtime loads \`index.js\`; \`import()\` for ESM) until what it started has settled (a 300 ms
 timer), the **first** invocation, then ${WARM_INVOCATIONS} **warm** invocations (per invocation). The same code
 counts the same run to run to about 0.2 % (import, first, warm get and create), so a change of 1 %
-is visible; a warm list moves by a few % (its twelve queries come back in varying order); wall-clock time on a shared machine is not (infra/bench/instructions.ts).
+is visible; wall-clock time on a shared machine is not (infra/bench/instructions.ts).
 
 Each function runs the request its floor answers: \`list-pets\` \`GET /pets?status=available\`, \`create-pet\`
 \`POST /pets\`, \`get-pet\` \`GET /pets/{id}\`. The floors, bundled with plain esbuild as CommonJS
 (\`bundle, platform node, format cjs, minify\`, with the functions' \`mainFields\`, so both take the
-SDK's ESM build), create the DynamoDB document client at load and make the store calls the
-operation needs (GetItem; a Query with Limit 21 on each of byStatus's twelve shards, merged; a
-conditional PutItem):
+SDK's ESM build), create the DynamoDB document client at load and make the one store call of the
+operation (GetItem; one Query with Limit 21 on a (status, id) index, in a table of their own with
+the same pets, infra/bench/floor-table.ts; a conditional PutItem):
 **SDK only** (infra/bench/floor-handler.ts), and **SDK + zod**, NewPet (zod/mini) parsed once per
 invocation as well (infra/bench/floor-zod-handler.ts). A function's first invocation also looks its
 API key up (then cached). Targets: import ≤ ${t.import.toFixed(2)}× and import + first ≤ ${t.importAndFirst.toFixed(2)}× the SDK + zod
@@ -201,6 +204,16 @@ export function render(run: BenchRun): string {
     }),
   );
 
+  const walkRows = run.walks.map((w) => [
+    thousands(w.tablePets),
+    thousands(w.statusPets),
+    String(w.limit),
+    thousands(w.pages),
+    thousands(w.calls),
+    fixed(w.readUnits, 1),
+    `**${fixed(w.readUnits / w.pages, 2)}**`,
+  ]);
+
   const timingRows = run.handlerTimings.map((t) => [
     labelOf(t.scenario),
     String(t.invocations),
@@ -272,6 +285,16 @@ the pets each are available, pending, sold and without status. Same servers, pro
 autocannon settings as above; the default page (limit 20).
 
 ${markdownTable(['scenario', `p50 ms ${thousands(small)}`, `p50 ms ${thousands(large)}`, 'p50 ratio', `p99 ms ${thousands(small)}`, `p99 ms ${thousands(large)}`, 'p99 ratio', `req/s ${thousands(small)}`, `req/s ${thousands(large)}`], scalingRows)}
+
+## Read units of a whole status walk
+
+\`GET /pets?status=available\` followed to its last page through the service's own store
+(DynamoDbPetStore over the real SDK, infra/bench/walk.ts): every call asks for its consumed capacity
+(\`ReturnConsumedCapacity: TOTAL\`), which the local store computes as DynamoDB bills it (each
+call's items rounded up to 4 KB, half a unit eventually consistent). A small store of
+${thousands(run.walks[0]?.tablePets ?? 0)} pets, then the table above at ${thousands(small)} and ${thousands(large)}.
+
+${markdownTable(['pets in the table', 'pets of the status', 'limit', 'pages', 'store calls', 'read units', 'read units / page'], walkRows)}
 
 ## Handler duration in process (the estimate behind the cost figures)
 

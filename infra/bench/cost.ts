@@ -12,7 +12,6 @@ import { buildApp } from '../cdk/app.ts';
 import { cdkJsonContext } from '../cdk/stages.ts';
 import { STAGE_NAMES, type StageName } from '../cdk/stages.ts';
 import type { Route } from '#lib/routes.ts';
-import { STATUS_SHARDS } from '#lib/store/tables.ts';
 import { fixed, markdownTable } from './stats.ts';
 import type { ScenarioId } from './scenarios.ts';
 
@@ -151,11 +150,10 @@ export function requestUnits(scenario: ScenarioId, pet: Record<string, string | 
         note: `Scan, Limit 21, eventually consistent: 21 × ${itemSizeBytes(pet)} B = ${pageBytes} B → ${pageRru} RRU`,
       };
     case 'list-status':
-      // Every shard of the status is queried for a page plus one; each Query is rounded up on its own.
       return {
-        rru: STATUS_SHARDS * pageRru,
+        rru: pageRru,
         wru: 0,
-        note: `${STATUS_SHARDS} Queries on byStatus, one per shard (GSI reads are eventually consistent): each ≤ ${pageBytes} B → ${pageRru} RRU, ${STATUS_SHARDS * pageRru} RRU in all`,
+        note: `Query on byStatus, Limit 21 (GSI reads are eventually consistent): 21 × ${itemSizeBytes(pet)} B = ${pageBytes} B → ${pageRru} RRU`,
       };
     case 'get':
       return { rru: Math.ceil(itemSizeBytes(pet) / 4096), wru: 0, note: 'GetItem, strongly consistent, item ≤ 4 KB → 1 RRU' };

@@ -1,13 +1,14 @@
 /**
  * The SDK-only floor: the least a function of this service can be. It creates the DynamoDB
  * document client at load and makes the DynamoDB calls the data model needs for the operation per
- * invocation: one GetItem, one conditional PutItem, or one Query per shard of the status index. Each export
+ * invocation: one GetItem, one conditional PutItem, or one Query with Limit 21 on a (status, id)
+ * index (its own table, infra/bench/floor-table.ts). Each export
  * is one operation; the benchmark bundles one of them at a time (infra/bench/bundles.ts), so a
  * floor holds only its own command.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { BY_STATUS_INDEX, STATUS_SHARD_ATTRIBUTE, statusShardKeys } from '#lib/store/tables.ts';
+import { FLOOR_STATUS_INDEX } from './floor-table.ts';
 
 const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));
 
@@ -32,24 +33,19 @@ export const get = async (event: FloorEvent): Promise<FloorResult> => {
   return { statusCode: Item ? 200 : 404, body: JSON.stringify(Item ?? null) };
 };
 
-/** One page of a status: a Query of a page plus one on each shard of the byStatus index, merged by id. */
+/** One page of a status: one Query with Limit 21 on the (status, id) index, the page and the item that tells a next page exists. */
 export const list = async (event: FloorEvent): Promise<FloorResult> => {
-  const answers = await Promise.all(
-    statusShardKeys(event.queryStringParameters?.status ?? 'available').map((shard) =>
-      client.send(
-        new QueryCommand({
-          TableName: table(),
-          IndexName: BY_STATUS_INDEX,
-          KeyConditionExpression: '#shard = :shard',
-          ExpressionAttributeNames: { '#shard': STATUS_SHARD_ATTRIBUTE },
-          ExpressionAttributeValues: { ':shard': shard },
-          Limit: 21,
-        }),
-      ),
-    ),
+  const { Items = [] } = await client.send(
+    new QueryCommand({
+      TableName: table(),
+      IndexName: FLOOR_STATUS_INDEX,
+      KeyConditionExpression: '#status = :status',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':status': event.queryStringParameters?.status ?? 'available' },
+      Limit: 21,
+    }),
   );
-  const items = answers.flatMap(({ Items = [] }) => Items).sort((a, b) => (a.id as number) - (b.id as number));
-  return { statusCode: 200, body: JSON.stringify(items.slice(0, 20)) };
+  return { statusCode: 200, body: JSON.stringify(Items.slice(0, 20)) };
 };
 
 /** A conditional PutItem of the body with a new id. */

@@ -1,7 +1,8 @@
 /**
  * Fills a Pets table directly through the SDK: BatchWriteItem, 25 items a call, a bounded number
  * of calls in flight. Ids are consecutive from `firstId`; statuses cycle through available,
- * pending, sold and none (a quarter each, the last absent from the byStatus index).
+ * pending, sold and none (a quarter each, the last absent from the byStatus index). The floors'
+ * table (infra/bench/floor-table.ts) takes the same pets without the service's index attribute.
  */
 import {
   BatchWriteCommand,
@@ -9,26 +10,36 @@ import {
   type BatchWriteCommandOutput,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import { STATUS_SHARD_ATTRIBUTE, statusShardKey } from '#lib/store/tables.ts';
+import { STATUS_ORDER_ATTRIBUTE, statusOrder } from '#lib/store/tables.ts';
 
 const BATCH = 25;
 const STATUSES = ['available', 'pending', 'sold', undefined] as const;
 
-export function seedPet(id: number): Record<string, string | number> {
+export type SeedItem = (id: number) => Record<string, string | number>;
+
+/** A pet as the service stores it. */
+export const seedPet: SeedItem = (id) => {
   const status = STATUSES[id % STATUSES.length];
   return {
     id,
     name: `seed-pet-${id}`,
     categoryId: 1 + (id % 10),
-    ...(status ? { status, [STATUS_SHARD_ATTRIBUTE]: statusShardKey(status, id) } : {}),
+    ...(status ? { status, [STATUS_ORDER_ATTRIBUTE]: statusOrder(id) } : {}),
   };
-}
+};
+
+/** The same pet for the floors' table, which indexes `id` itself. */
+export const floorSeedPet: SeedItem = (id) => {
+  const { [STATUS_ORDER_ATTRIBUTE]: _order, ...pet } = seedPet(id);
+  return pet;
+};
 
 export async function seedPets(
   client: DynamoDBDocumentClient,
   tableName: string,
   firstId: number,
   count: number,
+  item: SeedItem = seedPet,
   parallel = 8,
 ): Promise<number[]> {
   const ids = Array.from({ length: count }, (_, i) => firstId + i);
@@ -38,7 +49,7 @@ export async function seedPets(
       const chunk = ids.slice(next, next + BATCH);
       next += BATCH;
       let requestItems: BatchWriteCommandInput['RequestItems'] = {
-        [tableName]: chunk.map((id) => ({ PutRequest: { Item: seedPet(id) } })),
+        [tableName]: chunk.map((id) => ({ PutRequest: { Item: item(id) } })),
       };
       for (let attempt = 0; requestItems && Object.keys(requestItems).length > 0; attempt++) {
         if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 20 * 2 ** attempt)));

@@ -1,7 +1,7 @@
 /**
- * PetStore on DynamoDB (design: data model). A status page is one Query per shard of the sparse,
- * write-sharded `byStatus` index, merged by id; an unfiltered page is one Scan of the table. Never
- * a filtered Scan, so a page costs O(limit) whatever the table size.
+ * PetStore on DynamoDB (design: data model). A status page is one Query of the sparse `byStatus`
+ * index; an unfiltered page is one Scan of the table. Never a filtered Scan, so a page costs
+ * O(limit) whatever the table size.
  */
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
@@ -12,7 +12,7 @@ import { classifyStoreError } from './store-errors.ts';
 import { generatePetId } from './ids.ts';
 import { IdempotencyProtocol } from './idempotency.ts';
 import type { CreatedPet, CreateOptions, ListPetsRequest, PetPage, PetStore, ReadOptions } from './pet-store.ts';
-import { BY_STATUS_INDEX, STATUS_SHARD_ATTRIBUTE, statusShardKey, statusShardKeys } from './tables.ts';
+import { BY_STATUS_INDEX, STATUS_ORDER_ATTRIBUTE, statusOrder } from './tables.ts';
 
 /** A collision needs two creates in the same millisecond drawing the same 12 random bits. */
 const MAX_ID_ATTEMPTS = 5;
@@ -69,8 +69,8 @@ export class DynamoDbPetStore implements PetStore {
           TableName: this.#tableName,
           Item: {
             ...pet,
-            // Only pets with a status get a shard key: the index stays sparse.
-            ...(pet.status === undefined ? {} : { [STATUS_SHARD_ATTRIBUTE]: statusShardKey(pet.status, pet.id) }),
+            // Only pets with a status get a position in the index: it stays sparse.
+            ...(pet.status === undefined ? {} : { [STATUS_ORDER_ATTRIBUTE]: statusOrder(pet.id) }),
             [WRITE_TOKEN]: writeToken,
           },
           ConditionExpression: 'attribute_not_exists(id)',
@@ -114,7 +114,7 @@ export class DynamoDbPetStore implements PetStore {
 
   async list({ limit, status, afterId }: ListPetsRequest, { signal }: ReadOptions = {}): Promise<PetPage> {
     try {
-      return status === undefined ? await this.#scan(limit, afterId, signal) : await this.#queryShards(status, limit, afterId, signal);
+      return status === undefined ? await this.#scan(limit, afterId, signal) : await this.#query(status, limit, afterId, signal);
     } catch (error) {
       throw classifyStoreError(error, 'list pets');
     }
@@ -137,37 +137,22 @@ export class DynamoDbPetStore implements PetStore {
   }
 
   /**
-   * A status list, in id (creation) order: every shard queried at once for its first `limit + 1`
-   * pets after `afterId`, merged by id. A shard that stopped early (its Limit, or 1 MB) is known
-   * only up to its last item, so the merge keeps the pets up to the lowest such item: below it no
-   * shard can hold a pet the page missed. The position is an id, valid in every shard.
+   * A status list: one Query of the index, in its sort-key order (`statusOrder`), resuming after
+   * the previous page's last pet. The position is that pet's id, whose `statusOrder` follows from it.
    */
-  async #queryShards(status: PetStatus, limit: number, afterId: number | undefined, signal: AbortSignal | undefined): Promise<PetPage> {
-    const answers = await Promise.all(
-      statusShardKeys(status).map((shardKey) =>
-        this.#client.send(
-          new QueryCommand({
-            TableName: this.#tableName,
-            IndexName: BY_STATUS_INDEX,
-            Limit: limit + 1,
-            KeyConditionExpression: afterId === undefined ? '#shard = :shard' : '#shard = :shard AND #id > :after',
-            ExpressionAttributeNames: { '#shard': STATUS_SHARD_ATTRIBUTE, ...(afterId === undefined ? {} : { '#id': 'id' }) },
-            ExpressionAttributeValues: { ':shard': shardKey, ...(afterId === undefined ? {} : { ':after': afterId }) },
-          }),
-          { abortSignal: signal },
-        ),
-      ),
+  async #query(status: PetStatus, limit: number, afterId: number | undefined, signal: AbortSignal | undefined): Promise<PetPage> {
+    const { Items = [], LastEvaluatedKey } = await this.#client.send(
+      new QueryCommand({
+        TableName: this.#tableName,
+        IndexName: BY_STATUS_INDEX,
+        Limit: limit + 1,
+        KeyConditionExpression: afterId === undefined ? '#status = :status' : '#status = :status AND #order > :after',
+        ExpressionAttributeNames: { '#status': 'status', ...(afterId === undefined ? {} : { '#order': STATUS_ORDER_ATTRIBUTE }) },
+        ExpressionAttributeValues: { ':status': status, ...(afterId === undefined ? {} : { ':after': statusOrder(afterId) }) },
+      }),
+      { abortSignal: signal },
     );
-    let knownUpTo = Number.POSITIVE_INFINITY;
-    for (const { Items = [], LastEvaluatedKey } of answers) {
-      const last = Items.at(-1)?.id;
-      if (LastEvaluatedKey !== undefined && typeof last === 'number') knownUpTo = Math.min(knownUpTo, last);
-    }
-    const merged = answers
-      .flatMap(({ Items = [] }) => Items)
-      .filter((item) => (item.id as number) <= knownUpTo)
-      .sort((a, b) => (a.id as number) - (b.id as number));
-    return page(merged, limit, knownUpTo !== Number.POSITIVE_INFINITY);
+    return page(Items, limit, LastEvaluatedKey !== undefined);
   }
 }
 

@@ -2,15 +2,18 @@
  * Pet ids: positive integers within JavaScript's safe range, needing no counter. An id is the
  * milliseconds since 2026-01-01 (41 bits, good until 2095) followed by 12 random bits:
  * time-ordered, so newer pets sort later, and with no hot counter item to cap create throughput.
+ * The random bits come from the CSPRNG and are uniform: they spread the creates of one status over
+ * the byStatus index's sort key (tables.ts), whatever the rate of creates.
  * Uniqueness does not rest on the randomness: the create is a conditional put that fails on an
  * existing id, and the store retries with a fresh id.
  */
 import { randomInt } from 'node:crypto';
 
 export const ID_EPOCH_MS = Date.UTC(2026, 0, 1);
-const RANDOM_BITS = 12;
-const RANDOM_RANGE = 2 ** RANDOM_BITS;
-const MAX_TIME = 2 ** (53 - RANDOM_BITS) - 1;
+/** The id's low bits, drawn at random: the byStatus index's sort key starts with them (tables.ts). */
+export const ID_RANDOM_BITS = 12;
+const RANDOM_RANGE = 2 ** ID_RANDOM_BITS;
+const MAX_TIME = 2 ** (53 - ID_RANDOM_BITS) - 1;
 
 export function generatePetId(nowMs: number = Date.now()): number {
   const time = nowMs - ID_EPOCH_MS;

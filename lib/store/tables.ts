@@ -3,6 +3,8 @@
  * build their tables from this data, so the deployed and the local schema cannot drift apart.
  */
 
+import { ID_RANDOM_BITS } from './ids.ts';
+
 export type KeyType = 'S' | 'N';
 
 export interface KeyAttribute {
@@ -28,34 +30,36 @@ export interface TableDefinition {
 export const BY_STATUS_INDEX = 'byStatus';
 
 /**
- * The `byStatus` index is write-sharded: its partition key is `<status>#<shard>`, with the shard
- * derived from the pet's id, so creates of one status spread over STATUS_SHARDS index partitions
- * instead of all writing the end of one (a partition takes about 1,000 write units a second).
- * A status listing queries every shard and merges them by id (docs/scaling.md says why 12).
+ * The `byStatus` index is keyed by (`status`, `statusOrder`): one Query reads a page of a status.
+ * Its sort key is the pet's id with the id's 12 random low bits moved to the top (ids.ts), so the
+ * creates of one status land all over the sort-key range instead of at its end, and DynamoDB can
+ * split a hot status over partitions by sort-key range (docs/scaling.md). A status listing comes
+ * in this order.
  */
-export const STATUS_SHARD_ATTRIBUTE = 'statusShard';
-export const STATUS_SHARDS = 12;
+export const STATUS_ORDER_ATTRIBUTE = 'statusOrder';
 
-/** The `byStatus` partition key of the pet with this id and status. */
-export function statusShardKey(status: string, id: number): string {
-  return `${status}#${id % STATUS_SHARDS}`;
-}
+const LOW_BITS = 2 ** ID_RANDOM_BITS;
+const HIGH_BITS = 2 ** (53 - ID_RANDOM_BITS);
 
-/** Every `byStatus` partition key of one status, the shards a status listing queries. */
-export function statusShardKeys(status: string): string[] {
-  return Array.from({ length: STATUS_SHARDS }, (_, shard) => `${status}#${shard}`);
+/**
+ * The pet's position in its status listing: `(id mod 4096) × 2^41 + floor(id ÷ 4096)`. A bijection
+ * of the positive safe integers, exact in doubles (every value stays below 2^53), so the position
+ * of a pet follows from its id alone and the id from its position.
+ */
+export function statusOrder(id: number): number {
+  return (id % LOW_BITS) * HIGH_BITS + Math.floor(id / LOW_BITS);
 }
 
 /** Pets: only pet items live here, because an unfiltered Scan lists the whole table. */
 export const petsTable: TableDefinition = {
   logicalName: 'Pets',
   partitionKey: { name: 'id', type: 'N' },
-  // Sparse: pets created without a status have no shard attribute and are absent from it.
+  // Sparse: pets created without a status have neither key attribute and are absent from it.
   globalSecondaryIndexes: [
     {
       indexName: BY_STATUS_INDEX,
-      partitionKey: { name: STATUS_SHARD_ATTRIBUTE, type: 'S' },
-      sortKey: { name: 'id', type: 'N' },
+      partitionKey: { name: 'status', type: 'S' },
+      sortKey: { name: STATUS_ORDER_ATTRIBUTE, type: 'N' },
     },
   ],
 };

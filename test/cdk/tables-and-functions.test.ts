@@ -116,20 +116,21 @@ describe.each(STAGE_NAMES)('%s tables', (stage) => {
     for (const group of logGroups) expect(group.DeletionPolicy).toBe(production ? 'RetainExceptOnCreate' : 'Delete');
   });
 
-  it('has the Pets table keyed by numeric id with the byStatus index, write-sharded (status#shard) and sorted by id', () => {
+  it('has the Pets table keyed by numeric id with the byStatus index, keyed by status and sorted by statusOrder', () => {
     template.hasResourceProperties('AWS::DynamoDB::Table', {
       TableName: `PetStore-${stage}-Pets`,
       KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
       AttributeDefinitions: Match.arrayEquals([
         { AttributeName: 'id', AttributeType: 'N' },
-        { AttributeName: 'statusShard', AttributeType: 'S' },
+        { AttributeName: 'status', AttributeType: 'S' },
+        { AttributeName: 'statusOrder', AttributeType: 'N' },
       ]),
       GlobalSecondaryIndexes: [
         Match.objectLike({
           IndexName: 'byStatus',
           KeySchema: [
-            { AttributeName: 'statusShard', KeyType: 'HASH' },
-            { AttributeName: 'id', KeyType: 'RANGE' },
+            { AttributeName: 'status', KeyType: 'HASH' },
+            { AttributeName: 'statusOrder', KeyType: 'RANGE' },
           ],
         }),
       ],

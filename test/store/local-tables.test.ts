@@ -33,19 +33,19 @@ describe('ensureTables', () => {
     const names = localTableNames(`${store.tablePrefix}old_`);
     const tableName = names[petsTable.logicalName] as string;
     const current = createTableInput(petsTable, tableName);
-    // The index as it once was: partition key status, sort key id.
+    // The index write-sharded: partition key `<status>#<id mod 12>`, sort key id.
     await client.send(
       new CreateTableCommand({
         ...current,
         AttributeDefinitions: [
           { AttributeName: 'id', AttributeType: 'N' },
-          { AttributeName: 'status', AttributeType: 'S' },
+          { AttributeName: 'statusShard', AttributeType: 'S' },
         ],
         GlobalSecondaryIndexes: [
           {
             IndexName: 'byStatus',
             KeySchema: [
-              { AttributeName: 'status', KeyType: 'HASH' },
+              { AttributeName: 'statusShard', KeyType: 'HASH' },
               { AttributeName: 'id', KeyType: 'RANGE' },
             ],
             Projection: { ProjectionType: 'ALL' },
@@ -55,6 +55,8 @@ describe('ensureTables', () => {
     );
     const refused = ensureTables(client, names);
     await expect(refused).rejects.toThrow(tableName);
-    await expect(refused).rejects.toThrow(/byStatus \(status HASH, id RANGE\).*byStatus \(statusShard HASH, id RANGE\).*data directory/);
+    await expect(refused).rejects.toThrow(
+      /byStatus \(statusShard HASH, id RANGE\).*byStatus \(status HASH, statusOrder RANGE\).*data directory/,
+    );
   });
 });

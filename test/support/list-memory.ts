@@ -2,7 +2,7 @@
  * Heap of the embedded store under list traffic. Starts dynalite in this process
  * (in memory, or on disk in a temporary folder), creates the service's tables, stores 200 pets,
  * then sends list requests through the service's own store code (DynamoDbPetStore over the real
- * AWS SDK): a Scan page and a status page (one Query per byStatus shard) in turn, first pages and
+ * AWS SDK): a Scan page and a status page (one Query of the byStatus index) in turn, first pages and
  * pages after the store's own cursor, Limit 20. Every `sample` requests it forces a garbage collection and records
  * heapUsed and rss. The last line of stdout is a JSON report; progress goes to stderr.
  *

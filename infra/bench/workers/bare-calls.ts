@@ -5,33 +5,27 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { generatePetId } from '#lib/store/ids.ts';
-import { BY_STATUS_INDEX, STATUS_SHARD_ATTRIBUTE, statusShardKey, statusShardKeys } from '#lib/store/tables.ts';
+import { BY_STATUS_INDEX, STATUS_ORDER_ATTRIBUTE, statusOrder } from '#lib/store/tables.ts';
 
 const PAGE = 20;
 
 export function bareCalls(client: DynamoDBDocumentClient, table: string) {
   return {
-    /** One Query per shard of the status index, merged by id, or one Scan, of a page plus one (as the service does). */
+    /** One Query of the status index, or one Scan, of a page plus one (as the service does). */
     list: async (status: string | null | undefined): Promise<Record<string, unknown>[]> => {
-      if (!status) return ((await client.send(new ScanCommand({ TableName: table, Limit: PAGE + 1 }))).Items ?? []).slice(0, PAGE);
-      const answers = await Promise.all(
-        statusShardKeys(status).map((shardKey) =>
-          client.send(
-            new QueryCommand({
+      const { Items = [] } = await client.send(
+        status
+          ? new QueryCommand({
               TableName: table,
               IndexName: BY_STATUS_INDEX,
-              KeyConditionExpression: '#shard = :shard',
-              ExpressionAttributeNames: { '#shard': STATUS_SHARD_ATTRIBUTE },
-              ExpressionAttributeValues: { ':shard': shardKey },
+              KeyConditionExpression: '#status = :status',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':status': status },
               Limit: PAGE + 1,
-            }),
-          ),
-        ),
+            })
+          : new ScanCommand({ TableName: table, Limit: PAGE + 1 }),
       );
-      return answers
-        .flatMap(({ Items = [] }) => Items)
-        .sort((a, b) => (a.id as number) - (b.id as number))
-        .slice(0, PAGE);
+      return Items.slice(0, PAGE);
     },
     get: async (id: number): Promise<Record<string, unknown> | undefined> =>
       (await client.send(new GetCommand({ TableName: table, Key: { id }, ConsistentRead: true }))).Item,
@@ -39,10 +33,10 @@ export function bareCalls(client: DynamoDBDocumentClient, table: string) {
     create: async (body: { status?: string }): Promise<Record<string, unknown>> => {
       for (let attempt = 1; ; attempt++) {
         const pet = { id: generatePetId(), ...body };
-        const shard = pet.status === undefined ? {} : { [STATUS_SHARD_ATTRIBUTE]: statusShardKey(pet.status, pet.id) };
+        const order = pet.status === undefined ? {} : { [STATUS_ORDER_ATTRIBUTE]: statusOrder(pet.id) };
         try {
           await client.send(
-            new PutCommand({ TableName: table, Item: { ...pet, ...shard }, ConditionExpression: 'attribute_not_exists(id)' }),
+            new PutCommand({ TableName: table, Item: { ...pet, ...order }, ConditionExpression: 'attribute_not_exists(id)' }),
           );
           return pet;
         } catch (error) {
