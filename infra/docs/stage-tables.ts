@@ -2,6 +2,7 @@
  * The stage tables of the docs: each stage's capacity, inputs and every limit the model derives
  * (docs/scaling.md), and every stage setting with its value per stage (docs/operators.md).
  */
+import { largestDocsResponseBytes } from '#lib/openapi/reference-page.ts';
 import { DOCS_FUNCTION, MINIMUM_UNRESERVED_CONCURRENCY, WAF_WINDOW_SECONDS, fmt, stageCapacity } from '../cdk/capacity.ts';
 import {
   cdkJsonContext,
@@ -83,6 +84,35 @@ export function stageCapacityTable(): string {
     `of its ${fmt(limit)}; with \`reserveConcurrency\` on in both, they reserve the same ${fmt(total)}, within the ` +
     `${fmt(limit - MINIMUM_UNRESERVED_CONCURRENCY)} Lambda lets an account reserve (it keeps ${MINIMUM_UNRESERVED_CONCURRENCY} unreserved).`;
   return `${table(['', ...STAGE_NAMES], rows, ['l', ...STAGE_NAMES.map(() => 'r' as const)])}\n\n${summary}`;
+}
+
+/** Seconds in a month of 30 days, and AWS's price of data out to the internet (first 10 TB a month, per GB). */
+const SECONDS_PER_MONTH = 30 * 24 * 3600;
+const DATA_OUT_PER_GB = 0.09;
+
+/**
+ * docs/scaling.md: the most the reference page can send a month at the limits. Its asset route
+ * answers at most `docsThrottlingRateLimit` a second, each answer at most the largest asset
+ * compressed; the page route's answers are under 1 KiB. One address is held to its WAF limit.
+ */
+export function docsEgressTable(): string {
+  const largest = largestDocsResponseBytes();
+  const stages = defaults();
+  const capacities = stages.map(stageCapacity);
+  const month = (perSecond: number, bytes: number) => {
+    const gb = (perSecond * bytes * SECONDS_PER_MONTH) / 1e9;
+    return `${fmt(Math.round(gb))} GB, $${fmt(Math.round(gb * DATA_OUT_PER_GB))}`;
+  };
+  const rows = [
+    ['largest answer (an asset, gzip)', ...stages.map(() => `${fmt(largest)} bytes`)],
+    ['the asset route at its throttle, a month', ...stages.map((s) => month(s.docsThrottlingRateLimit, largest))],
+    ['the page route at its throttle, a month', ...stages.map((s) => month(s.docsThrottlingRateLimit, 1024))],
+    [
+      'one source address at its WAF limit, a month',
+      ...capacities.map((c) => month(c.webAcl.docsPerIpPerMinute / WAF_WINDOW_SECONDS, largest)),
+    ],
+  ];
+  return table(['', ...STAGE_NAMES], rows, ['l', ...STAGE_NAMES.map(() => 'r' as const)]);
 }
 
 /** What each setting does, for the operators' table. Every key a stage takes has one. */
