@@ -10,7 +10,7 @@
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseCommandLine } from '../cli/command-line.ts';
 import { CreateTableCommand, DynamoDBClient, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { newApiKeyRecord, generateApiKey } from '#lib/auth/api-keys.ts';
@@ -39,20 +39,9 @@ Environment: BENCH_QUICK=1 makes a smoke run with short settings (.bench/BENCHMA
 Needs valgrind (callgrind) on the PATH.
 `;
 
-function readArgs() {
-  try {
-    return parseArgs({ options: { instructions: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, strict: true }).values;
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n${USAGE}`);
-    process.exit(2);
-  }
-}
-
-const args = readArgs();
-if (args.help) {
-  process.stdout.write(USAGE);
-  process.exit(0);
-}
+const { values: args } = parseCommandLine(USAGE, {
+  options: { instructions: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+});
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const WORK_DIR = `${ROOT}.bench`;

@@ -4,9 +4,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { staleFiles } from '../docs/generate.ts';
 import { SECTIONS } from '../docs/sections.ts';
+import { parseCommandLine } from './command-line.ts';
 
 /** The repository's root. */
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
@@ -14,17 +14,9 @@ const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 const USAGE =
   'usage: npm run docs [-- --check]\n  (no option)  rewrite the generated sections\n  --check      write nothing; exit 1 if a section is out of date\n';
 
-let options: { check?: boolean; help?: boolean };
-try {
-  ({ values: options } = parseArgs({ options: { check: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, strict: true }));
-} catch (error) {
-  process.stderr.write(`${(error as Error).message}\n${USAGE}`);
-  process.exit(2);
-}
-if (options.help) {
-  process.stdout.write(USAGE);
-  process.exit(0);
-}
+const { values: options } = parseCommandLine(USAGE, {
+  options: { check: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+});
 
 const stale = staleFiles(REPO_ROOT, SECTIONS);
 for (const { file, generated } of stale) {

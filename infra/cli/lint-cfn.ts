@@ -7,7 +7,7 @@
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommandLine } from './command-line.ts';
 import { runInGroup } from './child-processes.ts';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
@@ -59,20 +59,9 @@ export async function lintCfn(dir: string, out: (line: string) => void = (line) 
 }
 
 if (import.meta.main) {
-  let values: { dir: string; synth?: boolean; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      options: { dir: { type: 'string', default: 'cdk.out' }, synth: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-      strict: true,
-    }));
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n${USAGE}`);
-    process.exit(2);
-  }
-  if (values.help) {
-    process.stdout.write(USAGE);
-    process.exit(0);
-  }
+  const { values } = parseCommandLine(USAGE, {
+    options: { dir: { type: 'string', default: 'cdk.out' }, synth: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+  });
   if (values.synth) {
     process.stderr.write(`cdk synth --quiet --output ${values.dir} …\n`);
     const cdk = path.join(REPO_ROOT, 'node_modules/.bin/cdk');

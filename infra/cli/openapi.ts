@@ -8,8 +8,8 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { buildOpenApiDocument, serializeOpenApiDocument } from '#lib/openapi/document.ts';
+import { parseCommandLine } from './command-line.ts';
 import { CHANGELOG_FILE, compareWithReleased, RELEASED_FILE, readReleased, summarise } from './openapi-compat.ts';
 
 const OPENAPI_FILE = fileURLToPath(new URL('../../openapi.json', import.meta.url));
@@ -21,21 +21,10 @@ const USAGE =
   '  --check      write nothing; exit 1 if openapi.json is out of date\n' +
   '  --release    release the generated document: bump info.version, update openapi.json and docs/openapi-released.json\n';
 
-let options: { check?: boolean; release?: boolean; help?: boolean };
-try {
-  // Strict: a mistyped --check must not quietly turn a CI check into a rewrite that passes.
-  ({ values: options } = parseArgs({
-    options: { check: { type: 'boolean' }, release: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-    strict: true,
-  }));
-} catch (error) {
-  process.stderr.write(`${(error as Error).message}\n${USAGE}`);
-  process.exit(2);
-}
-if (options.help) {
-  process.stdout.write(USAGE);
-  process.exit(0);
-}
+// Strict: a mistyped --check must not quietly turn a CI check into a rewrite that passes.
+const { values: options } = parseCommandLine(USAGE, {
+  options: { check: { type: 'boolean' }, release: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+});
 
 const document = buildOpenApiDocument();
 const text = serializeOpenApiDocument(document);

@@ -5,7 +5,7 @@
  * (`npm start -- --help`).
  */
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommandLine, usageMistake } from '../cli/command-line.ts';
 import { isStageName } from '../cdk/stages.ts';
 import { REPO_ROOT, synthesizeCloudAssembly } from './cloud-assembly.ts';
 import { DEFAULT_DATA_DIR, IN_MEMORY, startLocalStack } from './local-stack.ts';
@@ -23,33 +23,19 @@ PETSTORE_DYNAMODB_ENDPOINT. See docs/local-mode.md.
 `;
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\n${USAGE}`);
-  process.exit(2);
+  return usageMistake(USAGE, message);
 }
 
-function readArgs() {
-  try {
-    return parseArgs({
-      options: {
-        stage: { type: 'string', default: 'staging' },
-        synth: { type: 'boolean', default: false },
-        'no-synth': { type: 'boolean', default: false },
-        'cloud-assembly': { type: 'string' },
-        'no-throttling': { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      strict: true,
-    }).values;
-  } catch (error) {
-    return usage((error as Error).message);
-  }
-}
-
-const args = readArgs();
-if (args.help) {
-  process.stdout.write(USAGE);
-  process.exit(0);
-}
+const { values: args } = parseCommandLine(USAGE, {
+  options: {
+    stage: { type: 'string', default: 'staging' },
+    synth: { type: 'boolean', default: false },
+    'no-synth': { type: 'boolean', default: false },
+    'cloud-assembly': { type: 'string' },
+    'no-throttling': { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
 const stage = args.stage;
 if (!isStageName(stage)) usage(`--stage must be staging or production, not "${stage}".`);
 const port = Number(process.env.PORT ?? 3000);
