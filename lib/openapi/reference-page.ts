@@ -36,6 +36,8 @@ import { absoluteUrl } from '../http/urls.ts';
 import { API_BASE_PATH, OPENAPI_DOCUMENT_PATH } from '../routes.ts';
 
 export const REFERENCE_PAGE_PATH = '/docs';
+/** The reference page's two routes, relative to the base address: the page and its assets. */
+export const REFERENCE_PAGE_RESOURCES = [REFERENCE_PAGE_PATH, `${REFERENCE_PAGE_PATH}/{asset}`] as const;
 
 /** Swagger UI's files the page loads (package file names), with their media types; the CDK copies them next to the bundle. */
 export const REFERENCE_ASSETS: Readonly<Record<string, string>> = {

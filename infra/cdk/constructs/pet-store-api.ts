@@ -34,7 +34,7 @@ import { REQUEST_ID_HEADER } from '#lib/http/request-line.ts';
 import { ERROR_CODES } from '#lib/http/errors.ts';
 import { COMMON_RESPONSE_HEADERS } from '#lib/http/response.ts';
 import { mapValues } from '#lib/map-values.ts';
-import { REFERENCE_PAGE_PATH } from '#lib/openapi/reference-page.ts';
+import { REFERENCE_PAGE_PATH, REFERENCE_PAGE_RESOURCES } from '#lib/openapi/reference-page.ts';
 import { openApiMappingTemplate } from '#lib/openapi/serve.ts';
 import { API_BASE_PATH, allowedMethods, OPENAPI_DOCUMENT_PATH, resources, type Route, routes } from '#lib/routes.ts';
 import { stageCapacity } from '../capacity.ts';
@@ -139,10 +139,10 @@ export class PetStoreApi extends Construct {
         dataTraceEnabled: false,
         accessLogDestination: new LogGroupLogDestination(this.accessLogGroup),
         accessLogFormat: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
-        // The docs routes answer up to 1.7 MB without a key: their own low throttle. A method
+        // The docs routes answer large assets without a key: their own low throttle. A method
         // setting replaces the stage's for that method, so it repeats the logging settings.
         methodOptions: Object.fromEntries(
-          [REFERENCE_PAGE_PATH, `${REFERENCE_PAGE_PATH}/{asset}`].map((path) => [
+          REFERENCE_PAGE_RESOURCES.map((path) => [
             `/${base}${path}/GET`,
             {
               throttlingRateLimit: settings.docsThrottlingRateLimit,

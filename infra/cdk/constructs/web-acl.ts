@@ -24,7 +24,7 @@ import { Construct } from 'constructs';
 import { API_KEY_PATTERN } from '#lib/auth/api-keys.ts';
 import { BEARER_CHALLENGE, BEARER_SCHEME } from '#lib/http/bearer-auth.ts';
 import { COMMON_RESPONSE_HEADERS } from '#lib/http/response.ts';
-import { REFERENCE_PAGE_PATH } from '#lib/openapi/reference-page.ts';
+import { REFERENCE_PAGE_RESOURCES } from '#lib/openapi/reference-page.ts';
 import { API_BASE_PATH, routes } from '#lib/routes.ts';
 import { errorBody } from './gateway-responses.ts';
 
@@ -211,7 +211,7 @@ export class WebAcl extends Construct {
       },
       'docs-per-source-ip': {
         statement: rateBased(props.docsPerIpPerMinute, {
-          scopeDownStatement: underBase([REFERENCE_PAGE_PATH, `${REFERENCE_PAGE_PATH}/{asset}`], stageName),
+          scopeDownStatement: underBase(REFERENCE_PAGE_RESOURCES, stageName),
         }),
         action: rateLimited,
       },
