@@ -157,7 +157,8 @@ export interface StageInAccount {
   readonly environment: string | undefined;
 }
 
-const NEED_SETTINGS = 'throttlingBurstLimit + throttlingRateLimit × functionDurationMs, per method';
+/** The settings a method's concurrency need comes from, as refusals and warnings name them. */
+export const NEED_SETTINGS = 'throttlingBurstLimit + throttlingRateLimit × functionDurationMs, per method';
 
 /**
  * What the settings of stages that may share one account cannot hold, one sentence each (empty:

@@ -7,7 +7,7 @@
  * deploys; where the account's quota is below what its methods admit at once, say what clients
  * will see until the quota is raised.
  */
-import { type CapacitySettings, MINIMUM_UNRESERVED_CONCURRENCY, fmt, stageCapacity } from '../cdk/capacity.ts';
+import { type CapacitySettings, MINIMUM_UNRESERVED_CONCURRENCY, NEED_SETTINGS, fmt, stageCapacity } from '../cdk/capacity.ts';
 
 /** The account's numbers, as Lambda's GetAccountSettings and GetFunctionConcurrency give them. */
 export interface AccountConcurrency {
@@ -51,7 +51,7 @@ export function checkAccountConcurrency(stage: string, settings: CapacitySetting
     verdict: 'warn',
     message:
       `Warning: ${stage}'s methods admit ${fmt(capacity.concurrencyNeed)} concurrent executions at once ` +
-      `(throttlingBurstLimit + throttlingRateLimit × functionDurationMs, per method), but ${quotaLine}. ` +
+      `(${NEED_SETTINGS}), but ${quotaLine}. ` +
       `Deploying anyway: bursts above ${fmt(pool)} get 503 until the quota is raised ` +
       `(Service Quotas, "Concurrent executions"; docs/operators.md).`,
   };
