@@ -274,6 +274,13 @@ function settingsOf(stage: StageName, values: StageContext): StageSettings {
   if (values.docsThrottlingBurstLimit < values.docsThrottlingRateLimit) {
     throw new Error(`stage "${stage}" setting "docsThrottlingBurstLimit" must be at least docsThrottlingRateLimit.`);
   }
+  // Production's canary (constructs/monitoring.ts) counts each version's answers from the request line.
+  if (stage === 'production' && LOG_LEVELS.indexOf(values.logLevel) > LOG_LEVELS.indexOf('info')) {
+    throw new Error(
+      `stage "${stage}" setting "logLevel" is "${values.logLevel}": the canary's alarms count each version's answers ` +
+        "from the functions' request line, which is written at info. Set logLevel to info (cdk.json) or debug.",
+    );
+  }
   const { domainName, certificateArn, hostedZoneId, hostedZoneName, account, region, alarmEmail, allowedOrigins, ...rest } = values;
   return {
     stage,

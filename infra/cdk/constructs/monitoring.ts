@@ -35,7 +35,6 @@ import { CfnLogGroup, FilterPattern, type ILogGroup, type JsonPattern, LogGroupC
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
-import { LOG_LEVELS } from '#lib/log.ts';
 import type { StageSettings } from '../stages.ts';
 import type { ServiceTable } from './data-tables.ts';
 import { pascal } from '../pascal.ts';
@@ -181,12 +180,6 @@ export class Monitoring extends Construct {
     }
     this.tableThrottles = tableThrottles;
 
-    if (props.liveAliases && !LOG_LEVELS.slice(0, LOG_LEVELS.indexOf('info') + 1).includes(settings.logLevel)) {
-      throw new Error(
-        `stage "${settings.stage}" setting "logLevel" is "${settings.logLevel}": the canary's alarms count each version's answers ` +
-          "from the functions' request line, which is written at info. Set logLevel to info (cdk.json) or debug.",
-      );
-    }
     const canaryAlarms: Record<string, CanaryAlarms> = {};
     for (const [name, fn] of Object.entries(props.functions)) {
       const alias = props.liveAliases?.[name];
