@@ -1,7 +1,8 @@
 /**
- * JSON-lines logging. One line per request (method, resource, status, duration, request id) and
+ * JSON-lines logging. One line per request (operation, status, duration, request id) and
  * one per unexpected error. Headers, bodies and query strings are never logged: they can carry
- * API keys, and the request id is enough to correlate with API Gateway's own logs.
+ * API keys, and the request id is enough to correlate with API Gateway's own logs. Each line's
+ * `level` and `timestamp` (RFC 3339) are the keys Lambda's log-level filter reads (docs/operators.md).
  */
 
 import { sourceMappedStack } from './source-mapped-stack.ts';
@@ -37,7 +38,7 @@ export function isLogged(level: LogLevel): boolean {
 
 export function log(level: LogLevel, message: string, fields: Record<string, unknown> = {}): void {
   if (!isLogged(level)) return;
-  sink(JSON.stringify({ time: new Date().toISOString(), level, message, ...fields }));
+  sink(JSON.stringify({ timestamp: new Date().toISOString(), level, message, ...fields }));
 }
 
 /**

@@ -8,7 +8,7 @@ import { main as keysCli } from '../../infra/cli/keys.ts';
 import { generateApiKey, hashApiKey, keyIdFromHash } from '#lib/auth/api-keys.ts';
 import { ENV } from '#lib/config.ts';
 import { reconfigure } from '#lib/services.ts';
-import { setLogSink } from '#lib/log.ts';
+import { LOG_LEVELS, setLogSink } from '#lib/log.ts';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
 import { closedPort, createPet, expectRequestId, origin, postJson, withEnv } from './helpers.ts';
 
@@ -141,6 +141,15 @@ describe('log output', () => {
       const requestId = (record as { requestId?: unknown }).requestId;
       expect(typeof requestId, line).toBe('string');
       expect((requestId as string).length, line).toBeGreaterThan(0);
+    }
+  });
+
+  it("gives every line the `level` and RFC 3339 `timestamp` Lambda's log-level filter reads (without them it takes the line for INFO)", () => {
+    for (const record of parsed()) {
+      expect(LOG_LEVELS, JSON.stringify(record)).toContain(record.level);
+      expect(record.timestamp, JSON.stringify(record)).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
+      expect(Date.parse(String(record.timestamp))).not.toBeNaN();
+      expect(record).not.toHaveProperty('time');
     }
   });
 
