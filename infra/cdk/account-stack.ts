@@ -1,8 +1,8 @@
 /**
  * `PetStore-account`: the one API Gateway setting that belongs to an account and region rather
- * than to a stage, the role API Gateway writes its execution and access logs with. Deployed once,
- * before the stages; both stages rely on it, and neither owns it, so a staging deploy cannot
- * re-point production's logging and a destroyed stage leaves nothing behind.
+ * than to a stage, the role API Gateway writes its execution and access logs with. Each stage stack
+ * depends on it (app.ts), so deploying a stage deploys it first; neither owns it, so a staging
+ * deploy cannot re-point production's logging and a destroyed stage leaves nothing behind.
  */
 import { RemovalPolicy, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
 import { CfnAccount } from 'aws-cdk-lib/aws-apigateway';

@@ -1,7 +1,8 @@
 /**
  * CDK entry (cdk.json runs `node infra/cdk/app.ts`): one stack per stage, PetStore-staging and
- * PetStore-production, and PetStore-account for the account-wide API Gateway logging role, all
- * checked by cdk-nag's AWS Solutions pack. Environment-agnostic, so synth needs
+ * PetStore-production, and PetStore-account for the account-wide API Gateway logging role, which
+ * each stage depends on (so `cdk deploy PetStore-staging` deploys it first), all checked by
+ * cdk-nag's AWS Solutions pack. Environment-agnostic, so synth needs
  * no credentials, account, region, Docker or network: deploy with `npx cdk deploy PetStore-staging`.
  *
  * `buildApp()` is exported so tests can build the same app with their own context and outdir.
@@ -23,8 +24,8 @@ export interface BuildAppOptions {
 export interface PetStoreApp {
   readonly app: App;
   readonly stacks: Readonly<Record<StageName, PetStoreStack>>;
-  /** Deployed once per account and region, before the stages. */
-  readonly account: PetStoreAccountStack;
+  /** The account stack each stage depends on: one per environment the stages are pinned to (or none). */
+  readonly accounts: Readonly<Record<StageName, PetStoreAccountStack>>;
 }
 
 export function buildApp(options: BuildAppOptions = {}): PetStoreApp {
@@ -35,12 +36,22 @@ export function buildApp(options: BuildAppOptions = {}): PetStoreApp {
   // cdk-nag 3 is a validation plugin: an unacknowledged error fails the synth.
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
 
-  const account = new PetStoreAccountStack(app, ACCOUNT_STACK_NAME);
   const settings = STAGE_NAMES.map((stage) => readStageSettings(stage, (key) => app.node.tryGetContext(key)));
   checkCapacity(settings);
   const stacks = {} as Record<StageName, PetStoreStack>;
-  for (const stage of settings) stacks[stage.stage] = new PetStoreStack(app, stackName(stage.stage), { settings: stage });
-  return { app, stacks, account };
+  const accounts = {} as Record<StageName, PetStoreAccountStack>;
+  for (const stage of settings) {
+    stacks[stage.stage] = new PetStoreStack(app, stackName(stage.stage), { settings: stage });
+    // The logging role must be in the stage's own account and region: a pinned stage gets its own.
+    const id = stage.env ? `${ACCOUNT_STACK_NAME}-${stage.env.account}-${stage.env.region}` : ACCOUNT_STACK_NAME;
+    const existing = app.node.tryFindChild(id);
+    accounts[stage.stage] =
+      existing instanceof PetStoreAccountStack
+        ? existing
+        : new PetStoreAccountStack(app, id, { stackName: ACCOUNT_STACK_NAME, ...(stage.env ? { env: stage.env } : {}) });
+    stacks[stage.stage].addStackDependency(accounts[stage.stage], 'API Gateway logs through the CloudWatch role it sets');
+  }
+  return { app, stacks, accounts };
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * `npm run deploy:staging` and `npm run deploy:production`: check the account's Lambda concurrency
  * against the stage (concurrency-check.ts), then run `cdk deploy PetStore-<stage>` with the rest
- * of the arguments. A stage that reserves concurrency the account cannot hold stops here, before
+ * of the arguments (which deploys PetStore-account first, a dependency, unless they include
+ * --exclusively). A stage that reserves concurrency the account cannot hold stops here, before
  * CloudFormation changes anything; one that reserves nothing deploys, with a warning when the
  * account's quota is below what its methods admit.
  *
