@@ -48,8 +48,11 @@ function joined(value: unknown): string {
 function dashboardOf(template: Template): { name: string; widgets: Widget[] } {
   const dashboards = Object.values(resourcesOf(template, 'AWS::CloudWatch::Dashboard'));
   expect(dashboards).toHaveLength(1);
-  const properties = dashboards[0]?.Properties as { DashboardName: string; DashboardBody: unknown };
-  return { name: properties.DashboardName, widgets: (JSON.parse(joined(properties.DashboardBody)) as { widgets: Widget[] }).widgets };
+  const properties = dashboards[0]?.Properties as { DashboardName: unknown; DashboardBody: unknown };
+  return {
+    name: joined(properties.DashboardName),
+    widgets: (JSON.parse(joined(properties.DashboardBody)) as { widgets: Widget[] }).widgets,
+  };
 }
 
 /** Each metric line of a widget: `[namespace, name, dim1, value1, …, { stat, … }]` (no stat: Average, the default); not the expressions. */
@@ -115,10 +118,10 @@ describe.each(STAGE_NAMES)('the %s dashboard', (stage) => {
   const metrics = metricsOf(widgets);
   const apiDimensions = { ApiName: `PetStore-${stage}`, Stage: stage };
 
-  it('is named after the stack, with its name and console URL in the outputs', () => {
-    expect(name).toBe(`PetStore-${stage}`);
+  it('is named after the stack and its region (dashboards are global to an account), with its name and console URL in the outputs', () => {
+    expect(name).toBe(`PetStore-${stage}-<Ref:AWS::Region>`);
     const outputs = template.toJSON().Outputs;
-    expect(outputs[OUTPUT_IDS.dashboardName].Value).toBe(name);
+    expect(joined(outputs[OUTPUT_IDS.dashboardName].Value)).toBe(name);
     expect(joined(outputs[OUTPUT_IDS.dashboardUrl].Value)).toBe(
       `https://<Ref:AWS::Region>.console.aws.amazon.com/cloudwatch/home?region=<Ref:AWS::Region>#dashboards/dashboard/${name}`,
     );
@@ -244,8 +247,8 @@ describe.each(STAGE_NAMES)('the %s dashboard', (stage) => {
 });
 
 describe('a dashboard given a web ACL', () => {
-  it("graphs the requests it blocked, in all and by rule, under the ACL's metric names", () => {
-    const stack = new Stack(new App(), 'PetStore-test');
+  it("graphs the requests it blocked, in all and by rule, under the ACL's metric names; a pinned stack's name carries its region", () => {
+    const stack = new Stack(new App(), 'PetStore-test', { env: { account: '123456789012', region: 'eu-west-1' } });
     const counted = (metricName: string) =>
       new Metric({ namespace: 'PetStore-test', metricName, statistic: 'Sum', period: Duration.minutes(1) });
     const table = new Table(stack, 'Pets', { partitionKey: { name: 'id', type: AttributeType.NUMBER } });
@@ -266,11 +269,13 @@ describe('a dashboard given a web ACL', () => {
       accessLogGroupName: '/aws/apigateway/PetStore-test/access/infrequent-access',
       webAcl: { metricName: 'PetStoreAcl', ruleMetricNames: ['PerApiKey', 'PerSourceIp'] },
     });
-    const waf = metricsOf(dashboardOf(Template.fromStack(stack)).widgets).filter((m) => m.namespace === 'AWS/WAFV2');
+    const { name, widgets } = dashboardOf(Template.fromStack(stack));
+    expect(name).toBe('PetStore-test-eu-west-1');
+    const waf = metricsOf(widgets).filter((m) => m.namespace === 'AWS/WAFV2');
     expect(waf.map((m) => [m.name, m.dimensions, m.stat])).toEqual(
       ['ALL', 'PerApiKey', 'PerSourceIp'].map((rule) => [
         'BlockedRequests',
-        { WebACL: 'PetStoreAcl', Rule: rule, Region: '<Ref:AWS::Region>' },
+        { WebACL: 'PetStoreAcl', Rule: rule, Region: 'eu-west-1' },
         'Sum',
       ]),
     );

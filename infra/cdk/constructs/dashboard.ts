@@ -62,7 +62,8 @@ export class StageDashboard extends Construct {
   constructor(scope: Construct, id: string, props: StageDashboardProps) {
     super(scope, id);
     const stack = Stack.of(this);
-    this.dashboardName = stack.stackName;
+    // Dashboards are global to an account (docs/operators.md): the region keeps each stage's its own.
+    this.dashboardName = `${stack.stackName}-${stack.region}`;
     this.url = `https://${stack.region}.console.aws.amazon.com/cloudwatch/home?region=${stack.region}#dashboards/dashboard/${this.dashboardName}`;
     this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: this.dashboardName, defaultInterval: Duration.hours(3) });
 
