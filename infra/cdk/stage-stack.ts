@@ -18,7 +18,7 @@ import { ApiFunction } from './constructs/api-function.ts';
 import { StageDashboard } from './constructs/dashboard.ts';
 import { DataTables } from './constructs/data-tables.ts';
 import { logGroupClass } from './constructs/log-groups.ts';
-import { Monitoring } from './constructs/monitoring.ts';
+import { CANARY_DEPLOYMENT, Monitoring } from './constructs/monitoring.ts';
 import { PetStoreApi } from './constructs/pet-store-api.ts';
 import { OUTPUT_IDS, type StageSettings, tableNameOutputId } from './stages.ts';
 import { pascal } from './pascal.ts';
@@ -168,9 +168,9 @@ export class PetStoreStack extends Stack {
           application,
           deploymentGroupName: id,
           alias: this.liveAliases[id],
-          // 10% of traffic for 5 minutes, then all of it, unless an alarm fires first. A hotfix
+          // 10% of traffic for 15 minutes, then all of it, unless an alarm fires first. A hotfix
           // deploy (docs/operators.md) goes all at once and past the alarms already firing.
-          deploymentConfig: settings.hotfix ? LambdaDeploymentConfig.ALL_AT_ONCE : LambdaDeploymentConfig.CANARY_10PERCENT_5MINUTES,
+          deploymentConfig: settings.hotfix ? LambdaDeploymentConfig.ALL_AT_ONCE : CANARY_DEPLOYMENT,
           alarms: this.monitoring.alarmsFor(id),
           ignoreAlarmConfiguration: settings.hotfix,
           autoRollback: { failedDeployment: true, stoppedDeployment: true, deploymentInAlarm: !settings.hotfix },

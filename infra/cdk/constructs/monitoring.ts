@@ -13,10 +13,14 @@
  *
  * What each version answered has no AWS metric, so metric filters count it from its function's
  * request line (`functionVersion`: the version that ran, lib/http/request-line.ts): a canary takes
- * 10 % of one function's traffic, too little to move a stage-wide rate, and a 4xx is the client's
- * mistake until one version answers more of them than the others.
+ * 10 % of one function's traffic, too little to move a stage-wide rate. A version is judged against
+ * its function (every version): a 4xx is the client's mistake, and a 5xx other than a dependency's
+ * 503 a bug, only where one version answers more of them than the others; a dependency's 503
+ * (`service_unavailable`) is no fault of the version and never counts. The arithmetic of the
+ * thresholds and windows against the canary's length is in docs/operators.md.
  */
 import { Duration, Stack } from 'aws-cdk-lib';
+import { LambdaDeploymentConfig } from 'aws-cdk-lib/aws-codedeploy';
 import {
   Alarm,
   ComparisonOperator,
@@ -35,6 +39,7 @@ import { CfnLogGroup, FilterPattern, type ILogGroup, type JsonPattern, LogGroupC
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
+import { mapValues } from '#lib/map-values.ts';
 import type { StageSettings } from '../stages.ts';
 import type { ServiceTable } from './data-tables.ts';
 import { pascal } from '../pascal.ts';
@@ -57,17 +62,29 @@ const WATCHED_OPERATIONS = [
   Operation.BATCH_WRITE_ITEM,
 ];
 
-/**
- * A canary's 4xx alarm fires when the new version answers 4xx to this much larger a share of its
- * requests than the function as a whole (all versions, the new one included) in a minute: 0.5 is
- * 50 points. A version that answers 401 to every key is 90 % × (1 − the usual 4xx share) above:
- * it trips the alarm while the usual share is below 44 %; a sound version with a usual share of
- * 10 % reaches it by chance in about 1 minute out of 100 at 5 requests, and needs 2 of 3.
- */
-export const CANARY_4XX_EXCESS = 0.5;
+/** Production's deploys: CANARY_PERCENT of a function's traffic for CANARY_MINUTES, then all of it. */
+export const CANARY_DEPLOYMENT = LambdaDeploymentConfig.CANARY_10PERCENT_15MINUTES;
+export const CANARY_PERCENT = 10;
+export const CANARY_MINUTES = 15;
 
-/** Fewer of the new version's requests in a minute than this judge nothing about its 4xx share. */
-export const CANARY_MIN_REQUESTS = 5;
+/** Lambda may deliver a log line this many minutes late; the metric filters count it only then. */
+export const LOG_DELAY_MINUTES = 10;
+
+/**
+ * The log-counted canary alarms need 2 breaching minutes in a window that still holds a version's
+ * first two full minutes when their lines arrive LOG_DELAY_MINUTES late: ALARM by minute
+ * 1 + 2 + LOG_DELAY_MINUTES + 1 (the next evaluation), before the last shift at CANARY_MINUTES.
+ */
+export const LOG_COUNTED_WINDOW = { datapointsToAlarm: 2, evaluationPeriods: LOG_DELAY_MINUTES + 3 };
+
+/** Fewer of the new version's requests in a minute than this judge none of its rates. */
+export const CANARY_MIN_REQUESTS = 20;
+
+/**
+ * How far the version's share of an answer may exceed its function's (all versions) in a minute,
+ * 0.5 = 50 points. 5xx: one answer alone (1 / CANARY_MIN_REQUESTS at most) never crosses it.
+ */
+export const CANARY_EXCESS = { clientErrors: 0.5, serverErrors: 1 / CANARY_MIN_REQUESTS } as const;
 
 /** 5xx as clients saw them: the functions' own and the 503 API Gateway answers for a throttled function. */
 export interface ServerErrorMetrics {
@@ -98,9 +115,9 @@ export interface MonitoringProps {
 
 /** The alarms of one function's deployment group, on the version being deployed only. */
 export interface CanaryAlarms {
-  /** Its 5xx rate above `alarm5xxRatePercent`. */
-  readonly serverErrorRate: Alarm;
-  /** Its 4xx share CANARY_4XX_EXCESS above the function's. */
+  /** Its share of 5xx but 503 (bugs) CANARY_EXCESS.serverErrors above the function's. */
+  readonly serverErrorExcess: Alarm;
+  /** Its 4xx share CANARY_EXCESS.clientErrors above the function's. */
   readonly clientErrorExcess: Alarm;
   /** Its crashes and timeouts (the gateway's 502/504: no request line is written). */
   readonly errors: Alarm;
@@ -349,10 +366,13 @@ function serverErrorMetrics(api: MonitoringProps['api'], functions: Readonly<Rec
   };
 }
 
+/** What a function's request lines count: its requests, its 4xx, and its 5xx but a dependency's 503. */
+type Answer = keyof typeof CANARY_EXCESS | 'requests';
+
 /** One function's answers from its request lines, by version and in all. */
 interface VersionMetrics {
-  readonly byVersion: (version: string) => { requests: Metric; clientErrors: Metric; serverErrors: Metric };
-  readonly all: { requests: Metric; clientErrors: Metric };
+  readonly byVersion: (version: string) => Record<Answer, Metric>;
+  readonly all: Record<Answer, Metric>;
 }
 
 /**
@@ -367,31 +387,28 @@ function versionMetrics(scope: Construct, id: string, fn: LambdaFunction, namesp
     throw new Error(`The canary's metric filters need ${fn.node.id}'s log group in the Standard class (log-groups.ts logGroupClass)`);
   }
   const requestLine = FilterPattern.stringValue('$.message', '=', 'request');
-  const clientError = FilterPattern.all(
-    requestLine,
-    FilterPattern.numberValue('$.status', '>=', 400),
-    FilterPattern.numberValue('$.status', '<', 500),
-  );
-  const serverError = FilterPattern.all(requestLine, FilterPattern.numberValue('$.status', '>=', 500));
-  const byVersion = { Version: '$.functionVersion' };
-  const filter = (suffix: string, metricName: string, pattern: JsonPattern, dimensions?: Record<string, string>) =>
-    countFilter(scope, `${id}${suffix}`, { logGroup, namespace, metricName, pattern, ...(dimensions ? { dimensions } : {}) });
-  const versioned = {
-    requests: filter('ResponsesByVersion', 'Responses', requestLine, byVersion),
-    clientErrors: filter('Responses4xxByVersion', 'Responses4xx', clientError, byVersion),
-    serverErrors: filter('Responses5xxByVersion', 'Responses5xx', serverError, byVersion),
+  const status = (comparison: string, value: number) => FilterPattern.numberValue('$.status', comparison, value);
+  const patterns: Record<Answer, [string, JsonPattern]> = {
+    requests: ['Responses', requestLine],
+    clientErrors: ['Responses4xx', FilterPattern.all(requestLine, status('>=', 400), status('<', 500))],
+    // 503 is `service_unavailable`, a dependency's failure (lib/http/error-responder.ts); any other 5xx is a bug.
+    serverErrors: ['Responses5xxExcept503', FilterPattern.all(requestLine, status('>=', 500), status('!=', 503))],
   };
-  const all = {
-    requests: filter('Responses', 'Responses', requestLine),
-    clientErrors: filter('Responses4xx', 'Responses4xx', clientError),
-  };
+  const counts = (dimensions?: Record<string, string>) =>
+    mapValues(patterns, ([metricName, pattern]) =>
+      countFilter(scope, `${id}${metricName}${dimensions ? 'ByVersion' : ''}`, {
+        logGroup,
+        namespace,
+        metricName,
+        pattern,
+        ...(dimensions ? { dimensions } : {}),
+      }),
+    ) as Record<Answer, Metric>;
+  const versioned = counts({ Version: '$.functionVersion' });
   return {
-    byVersion: (version) => ({
-      requests: versioned.requests.with({ dimensionsMap: { Version: version } }),
-      clientErrors: versioned.clientErrors.with({ dimensionsMap: { Version: version } }),
-      serverErrors: versioned.serverErrors.with({ dimensionsMap: { Version: version } }),
-    }),
-    all,
+    byVersion: (version) =>
+      mapValues(versioned, (metric) => metric.with({ dimensionsMap: { Version: version } })) as Record<Answer, Metric>,
+    all: counts(),
   };
 }
 
@@ -423,43 +440,24 @@ function canaryAlarmsOf(scope: Construct, { name, prefix, settings, alias, answe
       statistic,
       period: PERIOD,
     });
-  const serverErrorRate = new Alarm(scope, `${id}ServerErrorRate`, {
-    alarmName: `${prefix}-${name}-canary-5xx-rate`,
-    alarmDescription: `The version being deployed answered more than ${settings.alarm5xxRatePercent}% of its requests 5xx in 2 of 3 minutes.`,
-    metric: new MathExpression({
-      expression: 'FILL(errors, 0) / requests',
-      usingMetrics: { errors: mine.serverErrors, requests: mine.requests },
-      label: `${name}: the new version's 5xx rate`,
-      period: PERIOD,
-    }),
-    threshold: settings.alarm5xxRatePercent / 100,
-    comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-    evaluationPeriods: 3,
-    datapointsToAlarm: 2,
-    treatMissingData: TreatMissingData.NOT_BREACHING,
-  });
-  const clientErrorExcess = new Alarm(scope, `${id}ClientErrorExcess`, {
-    alarmName: `${prefix}-${name}-canary-4xx-excess`,
-    alarmDescription:
-      `The version being deployed answered 4xx to a share of its requests ${CANARY_4XX_EXCESS * 100} points above ` +
-      `the function's (all versions), with at least ${CANARY_MIN_REQUESTS} requests a minute, in 2 of 3 minutes.`,
-    metric: new MathExpression({
-      expression: `IF(requests >= ${CANARY_MIN_REQUESTS}, FILL(errors, 0) / requests - FILL(allErrors, 0) / allRequests, 0)`,
-      usingMetrics: {
-        requests: mine.requests,
-        errors: mine.clientErrors,
-        allRequests: answers.all.requests,
-        allErrors: answers.all.clientErrors,
-      },
-      label: `${name}: the new version's 4xx share above the function's`,
-      period: PERIOD,
-    }),
-    threshold: CANARY_4XX_EXCESS,
-    comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-    evaluationPeriods: 3,
-    datapointsToAlarm: 2,
-    treatMissingData: TreatMissingData.NOT_BREACHING,
-  });
+  const excess = (answer: keyof typeof CANARY_EXCESS, suffix: string, what: string) =>
+    new Alarm(scope, `${id}${pascal(suffix)}`, {
+      alarmName: `${prefix}-${name}-canary-${suffix}`,
+      alarmDescription:
+        `The version being deployed answered ${what} to a share of its requests ${CANARY_EXCESS[answer] * 100} points above the ` +
+        `function's (all versions), with at least ${CANARY_MIN_REQUESTS} requests a minute, in ` +
+        `${LOG_COUNTED_WINDOW.datapointsToAlarm} of ${LOG_COUNTED_WINDOW.evaluationPeriods} minutes.`,
+      metric: new MathExpression({
+        expression: `IF(requests >= ${CANARY_MIN_REQUESTS}, FILL(errors, 0) / requests - FILL(allErrors, 0) / allRequests, 0)`,
+        usingMetrics: { requests: mine.requests, errors: mine[answer], allRequests: answers.all.requests, allErrors: answers.all[answer] },
+        label: `${name}: the new version's ${what} share above the function's`,
+        period: PERIOD,
+      }),
+      threshold: CANARY_EXCESS[answer],
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      ...LOG_COUNTED_WINDOW,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
   const errors = countAlarm(scope, `${id}Errors`, {
     alarmName: `${prefix}-${name}-canary-errors`,
     metric: executed('Errors', Stats.SUM),
@@ -475,5 +473,10 @@ function canaryAlarmsOf(scope: Construct, { name, prefix, settings, alias, answe
     datapointsToAlarm: 3,
     treatMissingData: TreatMissingData.NOT_BREACHING,
   });
-  return { serverErrorRate, clientErrorExcess, errors, durationP99 };
+  return {
+    serverErrorExcess: excess('serverErrors', '5xx-excess', '5xx other than 503'),
+    clientErrorExcess: excess('clientErrors', '4xx-excess', '4xx'),
+    errors,
+    durationP99,
+  };
 }
