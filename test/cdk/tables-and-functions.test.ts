@@ -116,6 +116,28 @@ describe.each(STAGE_NAMES)('%s tables', (stage) => {
     for (const group of logGroups) expect(group.DeletionPolicy).toBe(production ? 'RetainExceptOnCreate' : 'Delete');
   });
 
+  it('retains past a failed first deploy only the tables, in production: the one thing docs/operators.md says to clear', () => {
+    // Retain (not RetainExceptOnCreate) keeps a resource through the rollback of the deploy that
+    // created it. The tables keep deletion protection, which DynamoDB holds against CloudFormation too;
+    // a version goes with its function.
+    const kept = Object.values(template.toJSON().Resources as Record<string, { Type: string; DeletionPolicy?: string }>)
+      .filter((r) => r.DeletionPolicy === 'Retain')
+      .map((r) => r.Type);
+    expect(kept.sort()).toEqual(
+      production ? [...allTables.map(() => 'AWS::DynamoDB::Table'), ...functionIds.map(() => 'AWS::Lambda::Version')] : [],
+    );
+  });
+
+  it('names nothing global to an account without its region: roles and policies are named by CloudFormation', () => {
+    for (const type of ['AWS::IAM::Role', 'AWS::IAM::ManagedPolicy', 'AWS::IAM::User', 'AWS::IAM::Group', 'AWS::IAM::InstanceProfile']) {
+      for (const resource of Object.values(resourcesOf(template, type))) {
+        expect(Object.keys(resource.Properties ?? {}).filter((key) => key.endsWith('Name'))).toEqual([]);
+      }
+    }
+    const [dashboard] = Object.values(resourcesOf(template, 'AWS::CloudWatch::Dashboard'));
+    expect(JSON.stringify(dashboard?.Properties?.DashboardName)).toContain('AWS::Region');
+  });
+
   it('has the Pets table keyed by numeric id with the byStatus index, keyed by status and sorted by statusOrder', () => {
     template.hasResourceProperties('AWS::DynamoDB::Table', {
       TableName: `PetStore-${stage}-Pets`,
