@@ -13,6 +13,9 @@ export { API_BASE_PATH } from './http/urls.ts';
 /** Where the OpenAPI document is served, relative to the base address (see docs/openapi.md). */
 export const OPENAPI_DOCUMENT_PATH = '/openapi.json';
 
+/** The methods of the public documents (the OpenAPI document, the reference page): HEAD wherever GET is. */
+export const PUBLIC_DOCUMENT_METHODS = ['GET', 'HEAD'] as const;
+
 export type Route = Pick<ApiOperation, 'operationId' | 'method' | 'resource' | 'functionId'>;
 
 export const routes: readonly Route[] = operations;

@@ -14,7 +14,7 @@
  * Lambda lets an account reserve) cannot hold. Pure data, no CDK: the CDK app, the deploy check
  * (infra/cli/deploy.ts) and the docs generator (infra/cli/docs.ts) read the same numbers.
  */
-import { REFERENCE_ASSETS, REFERENCE_PAGE_RESOURCES } from '#lib/openapi/reference-page.ts';
+import { REFERENCE_ASSETS, REFERENCE_PAGE_METHOD, REFERENCE_PAGE_RESOURCES } from '#lib/openapi/reference-page.ts';
 import { routes } from '#lib/routes.ts';
 
 /** The stage settings the model reads (cdk.json `context.stages.<stage>`; see stages.ts). */
@@ -123,7 +123,7 @@ export function stageMethods(settings: CapacitySettings): MethodCapacity[] {
     concurrencyNeed: methodConcurrencyNeed(settings.throttlingRateLimit, settings.throttlingBurstLimit, d),
   }));
   const docs = REFERENCE_PAGE_RESOURCES.map((path) => ({
-    method: `GET ${path}`,
+    method: `${REFERENCE_PAGE_METHOD} ${path}`,
     functionId: DOCS_FUNCTION,
     rateLimit: settings.docsThrottlingRateLimit,
     burstLimit: settings.docsThrottlingBurstLimit,

@@ -120,7 +120,7 @@ export const SETTING_EFFECTS: Readonly<Record<string, string>> = {
   throttlingRateLimit:
     "steady requests per second of **each** API method's token bucket (API Gateway applies the stage's default to every method on its own); above it clients get 429",
   throttlingBurstLimit: "requests each API method admits at once (the bucket's size; at least the rate)",
-  docsThrottlingRateLimit: 'the same rate for each of the two docs routes (`GET /v1/docs`, `GET /v1/docs/{asset}`)',
+  docsThrottlingRateLimit: 'the same rate for each of the two docs routes (`/v1/docs`, `/v1/docs/{asset}`: GET and HEAD)',
   docsThrottlingBurstLimit: 'the same burst for each docs route (at least its rate)',
   functionDurationMs:
     "the duration budget d: every admitted call that takes at most this long is served; each method needs B + ⌈r × d⌉ concurrent executions ([scaling.md](scaling.md#the-capacity-model)); 1 to 10,000 (the functions' timeout)",

@@ -14,6 +14,7 @@ const USAGE = `Usage: npm start [-- OPTIONS]            the handler sources answ
        npm run start:synth [-- OPTIONS]  \`cdk synth\` first, then its bundles answer
 Options:
   --stage staging|production   the stage to serve (default staging)
+  --port N                     the port on 127.0.0.1 (default PORT, else 3000; 0: any free port)
   --cloud-assembly DIR         serve the bundles of another cloud assembly folder
   --no-synth                   with --cloud-assembly or start:synth: serve the folder as it is
   --no-throttling              bundle mode without the stage's throttling
@@ -29,6 +30,7 @@ function usage(message: string): never {
 const { values: args } = parseCommandLine(USAGE, {
   options: {
     stage: { type: 'string', default: 'staging' },
+    port: { type: 'string' },
     synth: { type: 'boolean', default: false },
     'no-synth': { type: 'boolean', default: false },
     'cloud-assembly': { type: 'string' },
@@ -38,8 +40,9 @@ const { values: args } = parseCommandLine(USAGE, {
 });
 const stage = args.stage;
 if (!isStageName(stage)) usage(`--stage must be staging or production, not "${stage}".`);
-const port = Number(process.env.PORT ?? 3000);
-if (!Number.isInteger(port) || port < 0 || port > 65_535) usage(`PORT must be a port number from 0 to 65535, not "${process.env.PORT}".`);
+const portText = args.port ?? (process.env.PORT || '3000');
+const port = Number(portText);
+if (!/^\d+$/.test(portText) || port > 65_535) usage(`--port (or PORT) must be a port number from 0 to 65535, not "${portText}".`);
 const dataDir = process.env.PETSTORE_DATA_DIR || DEFAULT_DATA_DIR;
 // Read before startLocalStack, which sets it to the embedded store's address for the handlers.
 const externalStore = process.env.PETSTORE_DYNAMODB_ENDPOINT || undefined;

@@ -17,7 +17,7 @@ import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { authenticatedKeyId } from './bearer-auth.ts';
 import { isLogged, log } from '../log.ts';
-import { type ApiResult, COMMON_RESPONSE_HEADERS } from './response.ts';
+import { type ApiResult, COMMON_RESPONSE_HEADERS, withHeaders } from './response.ts';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 
@@ -32,11 +32,7 @@ export function requestLine(operationId: string): MiddlewareObj<APIGatewayProxyE
     const response = request.response;
     if (!response) return;
     const requestId = request.event.requestContext?.requestId ?? request.context.awsRequestId;
-    response.headers = {
-      ...response.headers,
-      [REQUEST_ID_HEADER]: requestId,
-      ...COMMON_RESPONSE_HEADERS,
-    };
+    response.headers = withHeaders({ ...response.headers, [REQUEST_ID_HEADER]: requestId }, COMMON_RESPONSE_HEADERS);
     // A stage at warn keeps only API Gateway's access line, which cannot name the key, and the
     // canary's per-version alarms see nothing: both stages log at info.
     if (!isLogged('info')) return;

@@ -5,11 +5,21 @@ export type ApiResult = APIGatewayProxyResult & { headers: Record<string, string
 
 export const JSON_CONTENT_TYPE = 'application/json';
 
-/** On every answer of an operation and every error, whoever makes it (a function or the gateway). */
+/**
+ * On every answer of an operation and every error, whoever makes it (a function or the gateway).
+ * `Vary`: the gateway compresses a body for a client that accepts it (docs/behaviour.md).
+ */
 export const COMMON_RESPONSE_HEADERS: Readonly<Record<string, string>> = {
   'Cache-Control': 'no-store',
   'X-Content-Type-Options': 'nosniff',
+  Vary: 'Accept-Encoding',
 };
+
+/** `headers`, then `more` over them, except `Vary`: the answer varies on the fields of both. */
+export function withHeaders(headers: Readonly<Record<string, string>>, more: Readonly<Record<string, string>>): Record<string, string> {
+  const vary = [...new Set([headers.Vary, more.Vary].flatMap((list) => list?.split(/\s*,\s*/) ?? []))].join(', ');
+  return { ...headers, ...more, ...(vary ? { Vary: vary } : {}) };
+}
 
 export function json(statusCode: number, body: unknown, headers: Record<string, string> = {}): ApiResult {
   return {

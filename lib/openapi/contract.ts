@@ -32,7 +32,7 @@ export const API_VERSION = '1.0.0';
 /** Local mode's server: in the committed document, not in the one a stage serves (serve.ts). */
 export const LOCAL_SERVER = {
   url: `http://127.0.0.1:3000${API_BASE_PATH}`,
-  description: 'Local mode (`npm start`; the port follows `PORT`).',
+  description: 'Local mode (`npm start`; another port with `--port` or `PORT`).',
 } as const;
 
 export const SECURITY_SCHEME = 'bearerAuth';
@@ -129,7 +129,7 @@ export const GATEWAY_MADE_STATUSES: ReadonlySet<number> = new Set([429, 500, 503
 export type HeaderUse = HeaderId | { readonly id: HeaderId; readonly required: false };
 
 /** The headers of every answer, listed first on each response. */
-export const EVERY_ANSWER_HEADERS = ['XRequestId'] as const satisfies readonly HeaderId[];
+export const EVERY_ANSWER_HEADERS = ['XRequestId', 'Vary'] as const satisfies readonly HeaderId[];
 
 /** The headers of every answer of a deprecated operation's function (lib/http/deprecation.ts). */
 export const DEPRECATION_HEADERS = ['Deprecation', 'Sunset', 'SuccessorLink'] as const satisfies readonly HeaderId[];
@@ -193,6 +193,13 @@ export const HEADERS = {
     description: "The request id (API Gateway's); the service logs every request under it. Quote it when reporting a problem.",
     required: true,
     schema: { type: 'string', minLength: 1 },
+  },
+  Vary: {
+    name: 'Vary',
+    description:
+      'The request headers the answer depends on: `Accept-Encoding` (the gateway compresses a large body for a client that accepts gzip or deflate), and `Origin` on a stage that allows browser origins.',
+    required: true,
+    schema: { type: 'string', pattern: '(^|, )Accept-Encoding(,|$)' },
   },
   Location: {
     name: 'Location',

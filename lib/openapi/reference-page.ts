@@ -28,16 +28,21 @@ import { gzipSync } from 'node:zlib';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { REQUEST_ID_HEADER } from '../http/request-line.ts';
 import { gatewayCompresses } from '../http/content-coding.ts';
-import { NOT_FOUND_MESSAGE } from '../http/gateway-errors.ts';
+import { methodNotAllowedMessage, NOT_FOUND_MESSAGE } from '../http/gateway-errors.ts';
 import { HttpError } from '../http/errors.ts';
 import { headerValues } from '../http/request-headers.ts';
 import { COMMON_RESPONSE_HEADERS, errorResult, json } from '../http/response.ts';
 import { absoluteUrl } from '../http/urls.ts';
-import { API_BASE_PATH, OPENAPI_DOCUMENT_PATH } from '../routes.ts';
+import { API_BASE_PATH, OPENAPI_DOCUMENT_PATH, PUBLIC_DOCUMENT_METHODS } from '../routes.ts';
 
 export const REFERENCE_PAGE_PATH = '/docs';
 /** The reference page's two routes, relative to the base address: the page and its assets. */
 export const REFERENCE_PAGE_RESOURCES = [REFERENCE_PAGE_PATH, `${REFERENCE_PAGE_PATH}/{asset}`] as const;
+/**
+ * The one API Gateway method of each route: the function answers GET and HEAD, and 405 to any other,
+ * so HEAD costs no method of its own (a throttle bucket and a concurrency need; docs/reference-page.md).
+ */
+export const REFERENCE_PAGE_METHOD = 'ANY';
 
 /** Swagger UI's files the page loads (package file names), with their media types; the CDK copies them next to the bundle. */
 export const REFERENCE_ASSETS: Readonly<Record<string, string>> = {
@@ -137,8 +142,11 @@ function servedName(source: string): string {
   return found[0];
 }
 
-/** Public and the same for every origin, as the OpenAPI document is (docs/cors.md). */
-const PUBLIC_HEADERS = { 'X-Content-Type-Options': 'nosniff', 'Access-Control-Allow-Origin': '*' };
+/**
+ * Public and the same for every origin, as the OpenAPI document is (docs/cors.md). A cache keeps
+ * the compressed answer for clients that accept it, never for one that gets identity or a 406.
+ */
+const PUBLIC_HEADERS = { 'X-Content-Type-Options': 'nosniff', 'Access-Control-Allow-Origin': '*', Vary: 'Accept-Encoding' };
 
 /**
  * The 406's message: what to send instead. Its code, `not_acceptable`, is the page's own, not one of
@@ -160,6 +168,14 @@ export function largestDocsResponseBytes(): number {
 
 export function referencePageResponse(event: APIGatewayProxyEvent): APIGatewayProxyResult {
   const requestId = event.requestContext?.requestId ?? '';
+  const refuse = (error: HttpError): APIGatewayProxyResult => {
+    const result = errorResult(error);
+    return { ...result, headers: { ...result.headers, ...COMMON_RESPONSE_HEADERS, ...PUBLIC_HEADERS, [REQUEST_ID_HEADER]: requestId } };
+  };
+  if (!(PUBLIC_DOCUMENT_METHODS as readonly string[]).includes(event.httpMethod)) {
+    const message = methodNotAllowedMessage(event.httpMethod, event.resource, PUBLIC_DOCUMENT_METHODS);
+    return refuse(new HttpError('method_not_allowed', message, { Allow: PUBLIC_DOCUMENT_METHODS.join(', ') }));
+  }
   const name = event.pathParameters?.asset;
   if (name === undefined) {
     return {
@@ -175,16 +191,13 @@ export function referencePageResponse(event: APIGatewayProxyEvent): APIGatewayPr
     };
   }
   const file = servedAssets().get(name);
-  if (file === undefined) {
-    const result = errorResult(new HttpError('not_found', NOT_FOUND_MESSAGE));
-    return { ...result, headers: { ...result.headers, ...COMMON_RESPONSE_HEADERS, ...PUBLIC_HEADERS, [REQUEST_ID_HEADER]: requestId } };
-  }
+  if (file === undefined) return refuse(new HttpError('not_found', NOT_FOUND_MESSAGE));
   // Several Accept-Encoding lines are one list (RFC 9110, section 5.3).
   if (!gatewayCompresses(headerValues(event, 'accept-encoding').join(', '))) {
     return json(
       406,
       { code: 'not_acceptable', message: NOT_ACCEPTABLE_MESSAGE, status: 406 },
-      { ...COMMON_RESPONSE_HEADERS, ...PUBLIC_HEADERS, Vary: 'Accept-Encoding', [REQUEST_ID_HEADER]: requestId },
+      { ...COMMON_RESPONSE_HEADERS, ...PUBLIC_HEADERS, [REQUEST_ID_HEADER]: requestId },
     );
   }
   return {
@@ -193,8 +206,6 @@ export function referencePageResponse(event: APIGatewayProxyEvent): APIGatewayPr
       'Content-Type': file.type,
       'Cache-Control': IMMUTABLE_CACHE_CONTROL,
       ...PUBLIC_HEADERS,
-      // A cache keeps the compressed answer for clients that accept it, never for one that gets a 406.
-      Vary: 'Accept-Encoding',
       [REQUEST_ID_HEADER]: requestId,
     },
     body: file.body,

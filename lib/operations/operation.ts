@@ -50,6 +50,7 @@ export interface RequestHeader {
 /** The response headers the contract describes, by id: lib/openapi/contract.ts defines each one. */
 export type HeaderId =
   | 'XRequestId'
+  | 'Vary'
   | 'Location'
   | 'IdempotentReplayed'
   | 'NextPageLink'

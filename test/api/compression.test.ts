@@ -69,4 +69,20 @@ describe('compression', () => {
     expect(gunzipSync(res.bytes).toString('utf8')).toBe(openApiMappingTemplate());
     expect(res.bytes.length).toBeLessThan(openApiMappingTemplate().length / 4);
   });
+
+  it('says Vary: Accept-Encoding on every answer, compressed or not, so a shared cache keeps the codings apart', async () => {
+    for (const [path, accept, auth] of [
+      ['/pets?limit=40', 'gzip', true],
+      ['/pets?limit=40', undefined, true],
+      ['/pets?limit=1', 'gzip', true],
+      ['/pets', undefined, false],
+      ['/openapi.json', 'gzip', false],
+      ['/openapi.json', undefined, false],
+      ['/nowhere', 'gzip', false],
+      ['/docs', 'gzip', false],
+    ] as const) {
+      const res = await get(path, accept, auth);
+      expect(res.headers.vary, `${path} ${accept}`).toBe('Accept-Encoding');
+    }
+  });
 });

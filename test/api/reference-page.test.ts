@@ -16,6 +16,7 @@ import {
   servedAssets,
 } from '#lib/openapi/reference-page.ts';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
+import { methodNotAllowedMessage } from '#lib/http/gateway-errors.ts';
 import { rawError, rawRequest } from './helpers.ts';
 
 let api: TestApi;
@@ -118,10 +119,37 @@ describe('GET /v1/docs', () => {
     expect(doc).toContain(`${bound.toLocaleString('en-US')} bytes`);
   });
 
-  it('answers 405 for other methods, in the Error shape', async () => {
-    const post = await fetch(`${api.url}/docs`, { method: 'POST' });
-    expect(post.status).toBe(405);
-    expect(post.headers.get('allow')).toBe('GET');
-    expect(await post.json()).toMatchObject({ code: 'method_not_allowed', status: 405 });
+  it('answers 405 for other methods, in the Error shape, as the gateway answers them elsewhere', async () => {
+    for (const [path, resource] of [
+      ['/docs', '/v1/docs'],
+      ['/docs/x.js', '/v1/docs/{asset}'],
+    ]) {
+      const post = await fetch(`${api.url}${path}`, { method: 'POST' });
+      expect(post.status).toBe(405);
+      expect(post.headers.get('allow')).toBe('GET, HEAD');
+      expect(post.headers.get('x-request-id')).toBeTruthy();
+      expect(await post.json()).toEqual({
+        code: 'method_not_allowed',
+        message: methodNotAllowedMessage('POST', resource as string, ['GET', 'HEAD']),
+        status: 405,
+      });
+    }
+  });
+
+  it("answers HEAD on the page and each asset with the GET's status and headers, and no body", async () => {
+    const gzip: [string, string][] = [['Accept-Encoding', 'gzip']];
+    for (const path of ['/docs', ...[...servedAssets().keys()].map((name) => `/docs/${name}`), '/docs/nothing.js']) {
+      const [get, head] = [
+        await rawRequest(`${api.url}${path}`, { headers: gzip }),
+        await rawRequest(`${api.url}${path}`, { method: 'HEAD', headers: gzip }),
+      ];
+      expect(head.status, path).toBe(get.status);
+      expect(head.bytes.length, path).toBe(0);
+      const { 'x-request-id': _h, date: _hd, ...headHeaders } = head.headers;
+      const { 'x-request-id': _g, date: _gd, ...getHeaders } = get.headers;
+      expect(headHeaders, path).toEqual(getHeaders);
+      expect(Number(head.headers['content-length']), path).toBe(get.bytes.length);
+      expect(head.headers.vary, path).toMatch(/Accept-Encoding/);
+    }
   });
 });

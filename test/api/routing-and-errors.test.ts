@@ -7,7 +7,17 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '#lib/auth/api-keys.ts';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
-import { createPet, expectError, expectJson, expectJsonContentType, expectRequestId, origin, type Pet, postJson } from './helpers.ts';
+import {
+  createPet,
+  expectError,
+  expectJson,
+  expectJsonContentType,
+  expectRequestId,
+  origin,
+  type Pet,
+  postJson,
+  rawRequest,
+} from './helpers.ts';
 
 let api: TestApi;
 let pet: Pet;
@@ -113,6 +123,26 @@ describe('known paths with another method → 405 method_not_allowed with Allow,
     }
     // And the pet is still there.
     expect(await expectJson(await api.request(`/pets/${pet.id}`), 200)).toEqual(pet);
+  });
+
+  it.each([[[]], [[['Accept-Encoding', 'gzip']]]] as [[string, string][]][])(
+    'HEAD /v1/openapi.json with %j → the GET answer without its body, as wherever GET is public',
+    async (headers) => {
+      const url = `${origin(api)}/v1/openapi.json`;
+      const [get, head] = [await rawRequest(url, { headers }), await rawRequest(url, { method: 'HEAD', headers })];
+      expect(head.status).toBe(200);
+      expect(head.bytes.length).toBe(0);
+      expect(Number(head.headers['content-length'])).toBe(get.bytes.length);
+      for (const name of ['content-type', 'content-encoding', 'cache-control', 'access-control-allow-origin', 'vary']) {
+        expect(head.headers[name], name).toBe(get.headers[name]);
+      }
+    },
+  );
+
+  it('HEAD is allowed on /v1/openapi.json, and every other method but GET refused', async () => {
+    const post = await fetchAt('/v1/openapi.json', { method: 'POST', auth: null });
+    expect(allowOf(post)).toEqual(['GET', 'HEAD']);
+    await expectError(post, 405, 'method_not_allowed');
   });
 
   it.each([

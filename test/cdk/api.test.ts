@@ -95,15 +95,13 @@ describe.each(STAGE_NAMES)('%s REST API', (stage: StageName) => {
     expect(JSON.stringify(method.properties.Integration.Uri)).toContain(`"${target}"`);
   });
 
-  it('serves the API reference page and its assets from the docs function, public, 405 for other methods', () => {
+  it('serves the API reference page and its assets from the docs function, public, on one method for every HTTP method', () => {
     for (const path of ['/v1/docs', '/v1/docs/{asset}']) {
-      const get = methodAt(template, path, 'GET').properties;
-      expect(get.AuthorizationType).toBe('NONE');
-      expect(get.Integration.Type).toBe('AWS_PROXY');
-      expect(JSON.stringify(get.Integration.Uri)).toContain(`"${logicalId(stack.referenceFunction)}"`);
-      const [other] = methodAt(template, path, 'ANY').properties.Integration.IntegrationResponses;
-      expect(other.StatusCode).toBe('405');
-      expect(other.ResponseParameters['method.response.header.Allow']).toBe("'GET'");
+      // ANY: the function answers GET and HEAD, and 405 to the others (test/api/reference-page.test.ts).
+      const any = methodAt(template, path, 'ANY').properties;
+      expect(any.AuthorizationType).toBe('NONE');
+      expect(any.Integration.Type).toBe('AWS_PROXY');
+      expect(JSON.stringify(any.Integration.Uri)).toContain(`"${logicalId(stack.referenceFunction)}"`);
     }
   });
 
@@ -115,10 +113,9 @@ describe.each(STAGE_NAMES)('%s REST API', (stage: StageName) => {
       'ANY /v1',
       'ANY /{proxy+}',
       'GET /v1/openapi.json',
+      'HEAD /v1/openapi.json',
       'ANY /v1/openapi.json',
-      'GET /v1/docs',
       'ANY /v1/docs',
-      'GET /v1/docs/{asset}',
       'ANY /v1/docs/{asset}',
     ];
     expect(
@@ -148,8 +145,8 @@ describe.each(STAGE_NAMES)('%s REST API', (stage: StageName) => {
     ]);
   });
 
-  it('serves the OpenAPI document from a mock, without auth, as generated less the local server', () => {
-    const method = methodAt(template, '/v1/openapi.json', 'GET');
+  it.each(['GET', 'HEAD'])('serves the OpenAPI document from a mock (%s), without auth, as generated less the local server', (verb) => {
+    const method = methodAt(template, '/v1/openapi.json', verb);
     expect(method.properties.AuthorizationType).toBe('NONE');
     expect(method.properties.Integration.Type).toBe('MOCK');
     const [response] = method.properties.Integration.IntegrationResponses;
@@ -163,7 +160,7 @@ describe.each(STAGE_NAMES)('%s REST API', (stage: StageName) => {
     expect(response.ResponseParameters['method.response.header.Content-Type']).toBe("'application/json'");
     const other = methodAt(template, '/v1/openapi.json', 'ANY');
     expect(other.properties.Integration.IntegrationResponses[0].StatusCode).toBe('405');
-    expect(other.properties.Integration.IntegrationResponses[0].ResponseParameters['method.response.header.Allow']).toBe("'GET'");
+    expect(other.properties.Integration.IntegrationResponses[0].ResponseParameters['method.response.header.Allow']).toBe("'GET, HEAD'");
   });
 
   it.each(['/', '/v1', '/{proxy+}'])('ANY on %s answers 404 not_found, exactly like local mode', (path) => {
@@ -336,7 +333,7 @@ describe('CORS', () => {
       const throttled = Object.values(all(template, 'AWS::ApiGateway::GatewayResponse')).find(
         (r) => r.Properties.ResponseType === 'THROTTLED',
       );
-      expect(throttled?.Properties.ResponseParameters['gatewayresponse.header.Vary']).toBe("'Origin'");
+      expect(throttled?.Properties.ResponseParameters['gatewayresponse.header.Vary']).toBe("'Accept-Encoding, Origin'");
       expect(throttled?.Properties.ResponseParameters).not.toHaveProperty('gatewayresponse.header.Access-Control-Allow-Origin');
     } finally {
       cors.cleanup();

@@ -46,8 +46,8 @@ describe('the capacity model', () => {
     const capacity = stageCapacity(base);
     expect(capacity.methods.map((m) => [m.method, m.functionId, m.concurrencyNeed])).toEqual([
       ...routes.map((r) => [`${r.method} ${r.resource}`, r.functionId, 110]),
-      ['GET /docs', DOCS_FUNCTION, 11],
-      ['GET /docs/{asset}', DOCS_FUNCTION, 11],
+      ['ANY /docs', DOCS_FUNCTION, 11],
+      ['ANY /docs/{asset}', DOCS_FUNCTION, 11],
     ]);
     expect(capacity.functions.find((f) => f.functionId === DOCS_FUNCTION)?.concurrencyNeed).toBe(22);
     expect(capacity.concurrencyNeed).toBe(routes.length * 110 + 22);

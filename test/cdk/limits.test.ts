@@ -265,8 +265,8 @@ describe.each(STAGE_NAMES)('%s function limits', (stage) => {
     const docs = { ThrottlingRateLimit: settings.docsThrottlingRateLimit, ThrottlingBurstLimit: settings.docsThrottlingBurstLimit };
     expect(methodSettings).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ ResourcePath: '/~1v1~1docs', HttpMethod: 'GET', LoggingLevel: 'ERROR', ...docs }),
-        expect.objectContaining({ ResourcePath: '/~1v1~1docs~1{asset}', HttpMethod: 'GET', LoggingLevel: 'ERROR', ...docs }),
+        expect.objectContaining({ ResourcePath: '/~1v1~1docs', HttpMethod: 'ANY', LoggingLevel: 'ERROR', ...docs }),
+        expect.objectContaining({ ResourcePath: '/~1v1~1docs~1{asset}', HttpMethod: 'ANY', LoggingLevel: 'ERROR', ...docs }),
       ]),
     );
     expect(settings.docsThrottlingRateLimit).toBeLessThan(settings.throttlingRateLimit);

@@ -38,6 +38,8 @@ const call = (path: string, init: RequestInit & { origin?: string } = {}) => {
   return fetch(`${stack.url}${path}`, { ...init, headers });
 };
 const withKey = { authorization: `Bearer ${apiKey}` };
+/** The request headers an answer varies on: Origin, and Accept-Encoding as every answer does. */
+const varies = (res: Response) => res.headers.get('vary')?.split(', ').sort();
 
 describe('CORS with allowedOrigins', () => {
   it('gives source mode the allowed origins the template gives the functions', () => {
@@ -55,7 +57,7 @@ describe('CORS with allowedOrigins', () => {
     expect(res.headers.get('access-control-allow-methods')).toBe('GET, POST, OPTIONS');
     expect(res.headers.get('access-control-allow-headers')).toBe(CORS_ALLOWED_HEADERS);
     expect(res.headers.get('access-control-max-age')).toBe('600');
-    expect(res.headers.get('vary')).toBe('Origin');
+    expect(varies(res)).toEqual(['Accept-Encoding', 'Origin']);
     expect(await res.text()).toBe('');
   });
 
@@ -78,7 +80,7 @@ describe('CORS with allowedOrigins', () => {
     expect(created.status).toBe(201);
     expect(created.headers.get('access-control-allow-origin')).toBe(ALLOWED[0]);
     expect(created.headers.get('access-control-expose-headers')).toBe(CORS_EXPOSED_HEADERS);
-    expect(created.headers.get('vary')).toBe('Origin');
+    expect(varies(created)).toEqual(['Accept-Encoding', 'Origin']);
     const unauthorized = await call('/pets', { origin: ALLOWED[1] });
     expect(unauthorized.status).toBe(401);
     expect(unauthorized.headers.get('access-control-allow-origin')).toBe(ALLOWED[1]);
@@ -89,7 +91,7 @@ describe('CORS with allowedOrigins', () => {
       const res = await call('/pets', { headers: withKey, ...(origin ? { origin } : {}) });
       expect(res.status).toBe(200);
       expect(res.headers.get('access-control-allow-origin')).toBeNull();
-      expect(res.headers.get('vary')).toBe('Origin');
+      expect(varies(res)).toEqual(['Accept-Encoding', 'Origin']);
     }
   });
 
@@ -104,7 +106,7 @@ describe('CORS with allowedOrigins', () => {
       const other = await call(path, { method, origin: OTHER });
       expect(other.status).toBe(status);
       expect(other.headers.get('access-control-allow-origin')).toBeNull();
-      expect(other.headers.get('vary')).toBe('Origin');
+      expect(varies(other)).toEqual(['Accept-Encoding', 'Origin']);
     }
   });
 

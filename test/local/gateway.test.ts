@@ -78,8 +78,8 @@ describe('the template', () => {
     expect(definition.stageName).toBe('staging');
     expect(definition.throttling).toEqual([
       { resourcePath: '/*', httpMethod: '*', rateLimit: 50, burstLimit: 100 },
-      { resourcePath: '/~1v1~1docs', httpMethod: 'GET', rateLimit: 5, burstLimit: 10 },
-      { resourcePath: '/~1v1~1docs~1{asset}', httpMethod: 'GET', rateLimit: 5, burstLimit: 10 },
+      { resourcePath: '/~1v1~1docs', httpMethod: 'ANY', rateLimit: 5, burstLimit: 10 },
+      { resourcePath: '/~1v1~1docs~1{asset}', httpMethod: 'ANY', rateLimit: 5, burstLimit: 10 },
     ]);
     // Staging has a web ACL by default, and reserves no concurrency.
     expect(definition.webAcl).toBeDefined();
@@ -98,9 +98,9 @@ describe('the template', () => {
       [
         '/ ANY',
         '/v1 ANY',
-        '/v1/docs ANY,GET',
-        '/v1/docs/{asset} ANY,GET',
-        '/v1/openapi.json ANY,GET',
+        '/v1/docs ANY',
+        '/v1/docs/{asset} ANY',
+        '/v1/openapi.json ANY,GET,HEAD',
         ...resources.map((resource) => `${API_BASE_PATH}${resource} ${['ANY', ...allowedMethods(resource)].sort().join(',')}`),
         '/{proxy+} ANY',
       ].sort(),
@@ -333,6 +333,7 @@ describe("a web ACL's rules, from the template", () => {
         'WWW-Authenticate': 'Bearer realm="petstore"',
         'Cache-Control': 'no-store',
         'X-Content-Type-Options': 'nosniff',
+        Vary: 'Accept-Encoding',
       });
       expect(res.json).toEqual({ code: 'unauthorized', message: EDGE_UNAUTHORIZED_MESSAGE, status: 401 });
       expect(invoked).toEqual([]);
@@ -380,6 +381,7 @@ describe("a web ACL's rules, from the template", () => {
         'Retry-After': '60',
         'Cache-Control': 'no-store',
         'X-Content-Type-Options': 'nosniff',
+        Vary: 'Accept-Encoding',
       });
       expect(blocked.json).toEqual({ code: 'too_many_requests', message: expect.stringMatching(/Retry-After/), status: 429 });
     }

@@ -3,6 +3,7 @@
  * first start) and `npm run keys` (create, list, revoke) against local mode and any endpoint.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,6 +34,15 @@ async function keys(...args: string[]): Promise<{ code: number; out: string }> {
   return { code, out: lines.join('\n') };
 }
 
+/** A port nothing listens on now: the system's pick for a server that is closed at once. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 const get = (url: string, key: string) => fetch(`${url}/pets`, { headers: { authorization: `Bearer ${key}` } });
 
 describe('npm start', () => {
@@ -58,6 +68,18 @@ describe('npm start', () => {
     const newKey = /^psk_\S+$/m.exec(created.out)?.[0] as string;
     expect((await get(second.url, newKey)).status).toBe(200);
     expect(await second.stop()).toBe(0);
+  });
+
+  it('listens on the port --port names, over PORT, and refuses one out of range', async () => {
+    const port = await freePort();
+    const server = await startChildServer({ PETSTORE_DATA_DIR: ':memory:', PORT: '1' }, ['--port', String(port)]);
+    servers.push(server);
+    expect(server.url).toBe(`http://127.0.0.1:${port}/v1`);
+    expect((await fetch(`${server.url}/openapi.json`)).status).toBe(200);
+    expect(await server.stop()).toBe(0);
+    await expect(startChildServer({ PETSTORE_DATA_DIR: ':memory:' }, ['--port', '65536'])).rejects.toThrow(
+      /exited with 2[\s\S]*--port \(or PORT\) must be a port number from 0 to 65535, not "65536"/,
+    );
   });
 
   it('refuses a malformed PETSTORE_API_KEY with an explanation', async () => {

@@ -16,7 +16,7 @@ const deprecation = {
 function answer(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(typeof body === 'string' ? body : JSON.stringify(body), {
     status,
-    headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'req-1', ...headers },
+    headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'req-1', Vary: 'Accept-Encoding', ...headers },
   });
 }
 const error = (status: number, code: string) => ({ code, message: 'Something to fix.', status });
@@ -43,7 +43,11 @@ describe('a conforming response', () => {
     [
       'HEAD',
       '/pets/1',
-      () => new Response(null, { status: 405, headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'r', Allow: 'GET' } }),
+      () =>
+        new Response(null, {
+          status: 405,
+          headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'r', Vary: 'Accept-Encoding', Allow: 'GET' },
+        }),
     ],
     ['GET', '/openapi.json', () => answer(200, { openapi: '3.1.1' })],
   ])('%s %s passes', async (method, path, make) => {
@@ -72,7 +76,10 @@ describe('a response that departs from the document', () => {
   });
 
   it('fails when a required header is missing', async () => {
-    const noRequestId = new Response(JSON.stringify([pet]), { status: 200, headers: { 'Content-Type': 'application/json' } });
+    const noRequestId = new Response(JSON.stringify([pet]), {
+      status: 200,
+      headers: { 'Content-Type': 'application/json', Vary: 'Origin, Accept-Encoding' },
+    });
     expect(await problems('GET', '/pets', noRequestId)).toEqual(['GET /pets (listPets) → 200: required header X-Request-Id is missing']);
     expect(await problems('POST', '/pets', answer(201, pet))).toEqual([
       'POST /pets (createPet) → 201: required header Location is missing',

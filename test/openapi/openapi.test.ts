@@ -131,7 +131,7 @@ describe('the document', () => {
     const built = buildOpenApiDocument([removal]).paths['/pets/{petId}']?.delete;
     expect(built?.responses['204']).toEqual({
       description: 'Removed.',
-      headers: { 'X-Request-Id': { $ref: '#/components/headers/XRequestId' } },
+      headers: { 'X-Request-Id': { $ref: '#/components/headers/XRequestId' }, Vary: { $ref: '#/components/headers/Vary' } },
     });
     expect(built?.responses['404']).toHaveProperty('content');
   });
@@ -300,11 +300,11 @@ describe('serving the document', () => {
     for (const path of ['/openapi.jsonx', '/openapi', '/openapi.json/x']) expect((await fetch(`${api.url}${path}`)).status, path).toBe(404);
   });
 
-  it('answers other methods with 405 and Allow: GET', async () => {
+  it('answers other methods than GET and HEAD with 405 and Allow', async () => {
     const url = `${api.url}/openapi.json`;
     const res = await fetch(url, { method: 'POST' });
     expect(res.status).toBe(405);
-    expect(res.headers.get('allow')).toBe('GET');
+    expect(res.headers.get('allow')).toBe('GET, HEAD');
     expect(await res.json()).toMatchObject({ code: 'method_not_allowed', status: 405 });
   });
 

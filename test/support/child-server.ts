@@ -23,9 +23,9 @@ export interface ChildServer {
   kill(): Promise<void>;
 }
 
-export async function startChildServer(env: Record<string, string>): Promise<ChildServer> {
+export async function startChildServer(env: Record<string, string>, args: readonly string[] = []): Promise<ChildServer> {
   const root = path.resolve(import.meta.dirname, '../..');
-  const child = spawn(path.join(root, 'node_modules/.bin/node'), ['infra/local/start.ts'], {
+  const child = spawn(path.join(root, 'node_modules/.bin/node'), ['infra/local/start.ts', ...args], {
     cwd: root,
     env: { ...process.env, PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

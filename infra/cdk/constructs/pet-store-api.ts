@@ -32,11 +32,19 @@ import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
 import { REQUEST_ID_HEADER } from '#lib/http/request-line.ts';
 import { ERROR_CODES } from '#lib/http/errors.ts';
-import { COMMON_RESPONSE_HEADERS } from '#lib/http/response.ts';
+import { COMMON_RESPONSE_HEADERS, withHeaders } from '#lib/http/response.ts';
 import { mapValues } from '#lib/map-values.ts';
-import { REFERENCE_PAGE_PATH, REFERENCE_PAGE_RESOURCES } from '#lib/openapi/reference-page.ts';
+import { REFERENCE_PAGE_METHOD, REFERENCE_PAGE_PATH, REFERENCE_PAGE_RESOURCES } from '#lib/openapi/reference-page.ts';
 import { openApiMappingTemplate } from '#lib/openapi/serve.ts';
-import { API_BASE_PATH, allowedMethods, OPENAPI_DOCUMENT_PATH, resources, type Route, routes } from '#lib/routes.ts';
+import {
+  API_BASE_PATH,
+  allowedMethods,
+  OPENAPI_DOCUMENT_PATH,
+  PUBLIC_DOCUMENT_METHODS,
+  resources,
+  type Route,
+  routes,
+} from '#lib/routes.ts';
 import { stageCapacity } from '../capacity.ts';
 import type { StageSettings } from '../stages.ts';
 import { GATEWAY_RESPONSES, type GatewayError, NOT_FOUND_BODY, errorBody, methodNotAllowedBody } from './gateway-responses.ts';
@@ -143,7 +151,7 @@ export class PetStoreApi extends Construct {
         // setting replaces the stage's for that method, so it repeats the logging settings.
         methodOptions: Object.fromEntries(
           REFERENCE_PAGE_RESOURCES.map((path) => [
-            `/${base}${path}/GET`,
+            `/${base}${path}/${REFERENCE_PAGE_METHOD}`,
             {
               throttlingRateLimit: settings.docsThrottlingRateLimit,
               throttlingBurstLimit: settings.docsThrottlingBurstLimit,
@@ -246,26 +254,27 @@ export class PetStoreApi extends Construct {
     }
     // The OpenAPI document, answered by the gateway itself: no function, no auth (docs/openapi.md).
     const document = this.api.root.resourceForPath(API_BASE_PATH + OPENAPI_DOCUMENT_PATH);
-    addMockMethod(document, {
-      method: 'GET',
-      status: 200,
-      body: openApiMappingTemplate(),
-      // Public, without credentials: browser-hosted tools on any origin may load it by URL.
-      headers: { 'Cache-Control': 'no-cache', ...ANY_ORIGIN },
-    });
-    addMockMethod(document, methodNotAllowed(`${API_BASE_PATH}${OPENAPI_DOCUMENT_PATH}`, ['GET'], { headers: ANY_ORIGIN }));
+    for (const method of PUBLIC_DOCUMENT_METHODS) {
+      addMockMethod(document, {
+        method,
+        status: 200,
+        body: openApiMappingTemplate(),
+        // Public, without credentials: browser-hosted tools on any origin may load it by URL.
+        headers: { 'Cache-Control': 'no-cache', ...ANY_ORIGIN },
+      });
+    }
+    addMockMethod(document, methodNotAllowed(`${API_BASE_PATH}${OPENAPI_DOCUMENT_PATH}`, PUBLIC_DOCUMENT_METHODS, { headers: ANY_ORIGIN }));
   }
 
-  /** The API reference page and its assets: public like the document, answered by one function. */
+  /** The API reference page and its assets: public like the document, answered (405 included) by one function. */
   private addReferencePage(target: IFunction): void {
     const page = this.api.root.resourceForPath(API_BASE_PATH + REFERENCE_PAGE_PATH);
     const assets = page.addResource('{asset}');
     for (const resource of [page, assets]) {
-      resource.addMethod('GET', new LambdaIntegration(target, { proxy: true, allowTestInvoke: false }), {
+      resource.addMethod(REFERENCE_PAGE_METHOD, new LambdaIntegration(target, { proxy: true, allowTestInvoke: false }), {
         operationName: resource === page ? 'getReferencePage' : 'getReferenceAsset',
         authorizationType: AuthorizationType.NONE,
       });
-      addMockMethod(resource, methodNotAllowed(resource.path, ['GET'], { headers: ANY_ORIGIN }));
     }
   }
 
@@ -284,7 +293,7 @@ export class PetStoreApi extends Construct {
         statusCode: String(ERROR_CODES[error.code]),
         responseHeaders: {
           'Content-Type': quoted('application/json'),
-          ...mapValues({ ...COMMON_RESPONSE_HEADERS, ...error.headers, ...cors }, quoted),
+          ...mapValues(withHeaders({ ...COMMON_RESPONSE_HEADERS, ...error.headers }, cors), quoted),
           [REQUEST_ID_HEADER]: 'context.requestId',
         },
         templates: { 'application/json': errorBody(error.code, error.message) },
@@ -317,16 +326,14 @@ function methodNotAllowed(path: string, allowed: readonly string[], more: Pick<M
 
 /** A method (ANY by default) whose MOCK integration always answers `answer`, with the common headers. */
 function addMockMethod(resource: IResource, answer: MockAnswer): void {
-  const staticHeaders = {
-    'Content-Type': 'application/json',
-    ...COMMON_RESPONSE_HEADERS,
-    ...answer.headers,
-    ...(answer.cors ? { Vary: 'Origin' } : {}),
-  };
+  const staticHeaders = withHeaders(
+    { 'Content-Type': 'application/json', ...COMMON_RESPONSE_HEADERS, ...answer.headers },
+    answer.cors ? { Vary: 'Origin' } : {},
+  );
   const perOrigin = (answer.cors?.origins ?? []).map((origin, i) => ({
     statusCode: String(answer.status),
     selectionPattern: originStatus(i),
-    responseParameters: responseParameters({ ...staticHeaders, ...answer.cors?.originHeaders(origin) }),
+    responseParameters: responseParameters(withHeaders(staticHeaders, answer.cors?.originHeaders(origin) ?? {})),
     responseTemplates: { 'application/json': answer.body },
   }));
   // Every origin's answer carries the same header names; the first one's stand for all.
@@ -365,8 +372,9 @@ function addMockMethod(resource: IResource, answer: MockAnswer): void {
  * an allowed origin; 403 `forbidden` for any other, with no CORS header, so the browser stops there.
  */
 function addPreflight(resource: IResource, methods: readonly string[], origins: readonly string[]): void {
-  const forbidden = { 'Content-Type': 'application/json', ...COMMON_RESPONSE_HEADERS, Vary: 'Origin' };
+  const forbidden = withHeaders({ 'Content-Type': 'application/json', ...COMMON_RESPONSE_HEADERS }, { Vary: 'Origin' });
   const [first = ''] = origins;
+  const allowed = (origin: string) => withHeaders(COMMON_RESPONSE_HEADERS, preflightHeaders(origin, methods));
   const requestTemplate = originSelectingTemplate(origins);
   resource.addMethod(
     'OPTIONS',
@@ -388,7 +396,7 @@ function addPreflight(resource: IResource, methods: readonly string[], origins: 
         ...origins.map((origin, i) => ({
           statusCode: '204',
           selectionPattern: originStatus(i),
-          responseParameters: responseParameters({ ...COMMON_RESPONSE_HEADERS, ...preflightHeaders(origin, methods) }),
+          responseParameters: responseParameters(allowed(origin)),
           responseTemplates: { 'application/json': '' },
         })),
       ],
@@ -397,7 +405,7 @@ function addPreflight(resource: IResource, methods: readonly string[], origins: 
       authorizationType: AuthorizationType.NONE,
       methodResponses: [
         { statusCode: '403', responseParameters: declaredParameters(forbidden) },
-        { statusCode: '204', responseParameters: declaredParameters({ ...COMMON_RESPONSE_HEADERS, ...preflightHeaders(first, methods) }) },
+        { statusCode: '204', responseParameters: declaredParameters(allowed(first)) },
       ],
     },
   );
