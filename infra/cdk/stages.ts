@@ -1,5 +1,5 @@
 /**
- * The deployment stages (lib/stages.ts), their output names, and their settings read from CDK context.
+ * The deployment stages (lib/stage-names.ts), their output names, and their settings read from CDK context.
  * Free of CDK imports on purpose: the key CLI imports the stack and output names from here to find a
  * stage's tables through `aws cloudformation describe-stacks`.
  *
@@ -12,9 +12,9 @@ import * as z from 'zod';
 import { LOG_LEVELS, type LogLevel } from '#lib/log.ts';
 import { TIMEOUT_SECONDS } from './function-limits.ts';
 import { type CapacitySettings, minimumApiConcurrency } from './capacity.ts';
-import { isStageName, type StageName } from '#lib/stages.ts';
+import { isStageName, type StageName } from '#lib/stage-names.ts';
 
-export { isStageName, STAGE_NAMES, type StageName, stackName } from '#lib/stages.ts';
+export { isStageName, STAGE_NAMES, type StageName, stackName } from '#lib/stage-names.ts';
 
 /**
  * Stack output ids. They are plain ids at the stack's top level (no export), so they stay stable
