@@ -129,7 +129,7 @@ export interface StageInAccount extends CapacitySettings {
 }
 
 /** The settings a stage's concurrency need comes from, as refusals and warnings name them. */
-export const NEED_SETTINGS =
+const NEED_SETTINGS =
   'apiConcurrency at most, plus docsThrottlingBurstLimit + docsThrottlingRateLimit × functionDurationMs per docs route; ' +
   "API Gateway's throttles are best-effort targets, not exact ceilings";
 
