@@ -59,13 +59,7 @@ export function buildApp(options: BuildAppOptions = {}): PetStoreApp {
  * share its concurrency: settings an account cannot hold fail the synth (capacity.ts).
  */
 export function checkCapacity(stages: readonly StageSettings[]): void {
-  const problems = capacityProblems(
-    stages.map((settings) => ({
-      stage: settings.stage,
-      settings,
-      environment: settings.env ? `${settings.env.account}/${settings.env.region}` : undefined,
-    })),
-  );
+  const problems = capacityProblems(stages);
   if (problems.length > 0) throw new Error(problems.join('\n'));
 }
 

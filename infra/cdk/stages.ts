@@ -1,5 +1,5 @@
 /**
- * The deployment stages (lib/stages.ts), their output names, and their settings read from CDK context.
+ * The deployment stages (lib/stage-names.ts), their output names, and their settings read from CDK context.
  * Free of CDK imports on purpose: the key CLI imports the stack and output names from here to find a
  * stage's tables through `aws cloudformation describe-stacks`.
  *
@@ -11,10 +11,10 @@ import { readFileSync } from 'node:fs';
 import * as z from 'zod';
 import { LOG_LEVELS, type LogLevel } from '#lib/log.ts';
 import { TIMEOUT_SECONDS } from './function-limits.ts';
-import type { CapacitySettings } from './capacity.ts';
-import { isStageName, type StageName } from '#lib/stages.ts';
+import { type CapacitySettings, minimumApiConcurrency } from './capacity.ts';
+import { isStageName, type StageName } from '#lib/stage-names.ts';
 
-export { isStageName, STAGE_NAMES, type StageName, stackName } from '#lib/stages.ts';
+export { isStageName, STAGE_NAMES, type StageName, stackName } from '#lib/stage-names.ts';
 
 /**
  * Stack output ids. They are plain ids at the stack's top level (no export), so they stay stable
@@ -56,8 +56,8 @@ export interface PinnedEnvironment {
 }
 
 /**
- * The capacity settings (throttles, duration budget, account concurrency, client share,
- * reservations) are `CapacitySettings`; every limit follows from them (capacity.ts).
+ * The capacity settings are `CapacitySettings` (what the API methods share, the docs throttle, the
+ * duration budget, the account, the client share, reservations); every limit follows from them (capacity.ts).
  */
 export interface StageSettings extends CapacitySettings {
   readonly stage: StageName;
@@ -120,40 +120,27 @@ export function cdkJsonContext(): Record<string, unknown> {
 /** The context key holding `{ staging: {...}, production: {...} }` (cdk.json). */
 export const STAGES_CONTEXT_KEY = 'stages';
 
-/** A number from cdk.json, or the string `-c <stage>.<key>=…` gives. */
-const positiveNumber = z.preprocess(
-  (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
-  z.number({ error: 'must be a positive number' }).check(z.positive({ error: 'must be a positive number' })),
-);
-/** API Gateway's range for MinimumCompressionSize: 0 to 10 MiB. */
-const COMPRESSION_SIZE_ERROR = 'must be a whole number of bytes from 0 to 10485760';
-const compressionSize = z.preprocess(
-  (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
-  z
-    .int({ error: COMPRESSION_SIZE_ERROR })
-    .check(z.gte(0, { error: COMPRESSION_SIZE_ERROR }), z.lte(10_485_760, { error: COMPRESSION_SIZE_ERROR })),
-);
-/** A whole number from `min` (to `max`), from cdk.json or the string `-c` gives. */
+/** A number from cdk.json, or the string `-c <stage>.<key>=…` gives, checked by `schema`. */
+const numeric = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value), schema);
+/** A number above `min` (or from it, `inclusive`), at most `max`. */
+const number = (error: string, min: number, inclusive = false, max = Number.MAX_VALUE) =>
+  numeric(z.number({ error }).check(inclusive ? z.gte(min, { error }) : z.gt(min, { error }), z.lte(max, { error })));
+const positiveNumber = number('must be a positive number', 0);
+/** A whole number from `min` to `max`. */
 const wholeNumber = (error: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
-  z.preprocess(
-    (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
-    z.int({ error }).check(z.gte(min, { error }), z.lte(max, { error })),
-  );
+  numeric(z.int({ error }).check(z.gte(min, { error }), z.lte(max, { error })));
+/** API Gateway's range for MinimumCompressionSize: 0 to 10 MiB. */
+const compressionSize = wholeNumber('must be a whole number of bytes from 0 to 10485760', 0, 10_485_760);
 /** A token bucket's size: whole requests. */
 const burst = wholeNumber('must be a whole number of requests from 1', 1);
 /** The duration budget: no call runs past the functions' timeout. */
-const MAX_DURATION_MS = TIMEOUT_SECONDS * 1000;
-const durationMs = wholeNumber(
-  `must be a whole number of milliseconds from 1 to ${MAX_DURATION_MS} (the functions' timeout)`,
-  1,
-  MAX_DURATION_MS,
-);
-const accountConcurrency = wholeNumber('must be a whole number of concurrent executions from 1', 1);
-const PERCENT_ERROR = 'must be a percentage above 0, at most 100';
-const percent = z.preprocess(
-  (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
-  z.number({ error: PERCENT_ERROR }).check(z.positive({ error: PERCENT_ERROR }), z.lte(100, { error: PERCENT_ERROR })),
-);
+const MAX_MS = TIMEOUT_SECONDS * 1000;
+const durationMs = wholeNumber(`must be a whole number of milliseconds from 1 to ${MAX_MS} (the functions' timeout)`, 1, MAX_MS);
+const concurrency = wholeNumber('must be a whole number of concurrent executions from 1', 1);
+/** A bucket holds at least a second of its rate. */
+const burstSeconds = number('must be a number of seconds from 1', 1, true);
+const percent = number('must be a percentage above 0, at most 100', 0, false, 100);
 /** The most origins one stage allows: each is a mock status 201..299 (infra/cdk/constructs/cors-preflight.ts). */
 export const MAX_ALLOWED_ORIGINS = 99;
 const ORIGIN_ERROR = 'must be origins such as https://app.example.com (scheme, lower-case host, optional port; no path), comma-separated';
@@ -181,12 +168,12 @@ const optionalText = (check?: z.ZodString) =>
 
 /** Every context key a stage takes, checked one by one; `settingsSchema` adds the rules across keys. */
 const stageContext = z.strictObject({
-  throttlingRateLimit: positiveNumber,
-  throttlingBurstLimit: burst,
+  apiConcurrency: concurrency,
+  burstSeconds,
   docsThrottlingRateLimit: positiveNumber,
   docsThrottlingBurstLimit: burst,
   functionDurationMs: durationMs,
-  accountConcurrency,
+  accountConcurrency: concurrency,
   clientSharePercent: percent,
   reserveConcurrency: flag,
   logRetentionDays: positiveNumber,
@@ -268,8 +255,12 @@ function describeIssues(stage: StageName, error: z.ZodError, raw: Record<string,
 
 /** The rules across keys, and the settings' final shape. */
 function settingsOf(stage: StageName, values: StageContext): StageSettings {
-  if (values.throttlingBurstLimit < values.throttlingRateLimit) {
-    throw new Error(`stage "${stage}" setting "throttlingBurstLimit" must be at least throttlingRateLimit.`);
+  const [least, each] = [minimumApiConcurrency(values), minimumApiConcurrency(values, 1)];
+  if (values.apiConcurrency < least) {
+    throw new Error(
+      `stage "${stage}" setting "apiConcurrency" must be at least ${least}: each of the ${least / each} API methods needs ` +
+        `⌈burstSeconds + functionDurationMs⌉ = ${each} concurrent executions for one request a second, got ${values.apiConcurrency}.`,
+    );
   }
   if (values.docsThrottlingBurstLimit < values.docsThrottlingRateLimit) {
     throw new Error(`stage "${stage}" setting "docsThrottlingBurstLimit" must be at least docsThrottlingRateLimit.`);

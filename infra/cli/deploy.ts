@@ -15,8 +15,8 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { GetAccountSettingsCommand, GetFunctionConcurrencyCommand, LambdaClient } from '@aws-sdk/client-lambda';
-import { stageCapacity } from '../cdk/capacity.ts';
-import { isStageName, readStageSettings, type StageName, type StageSettings, stackName } from '../cdk/stages.ts';
+import { stageCapacity, sum } from '../cdk/capacity.ts';
+import { isStageName, readStageSettings, STAGE_NAMES, type StageName, type StageSettings, stackName } from '../cdk/stages.ts';
 import { REPO_ROOT } from '../local/cloud-assembly.ts';
 import { type AccountConcurrency, checkAccountConcurrency } from './concurrency-check.ts';
 
@@ -53,27 +53,27 @@ function profileOf(args: readonly string[]): string | undefined {
   return undefined;
 }
 
-/** The account's numbers for this stage: Lambda's account settings and its functions' reservations now. */
-async function readAccount(stage: StageName, settings: StageSettings): Promise<AccountConcurrency> {
-  const lambda = new LambdaClient(settings.env ? { region: settings.env.region } : {});
+/** The account's numbers where `stage` deploys: Lambda's account settings and every stage's reservations there now. */
+async function readAccount(stage: StageSettings, stages: readonly StageSettings[]): Promise<AccountConcurrency> {
+  const lambda = new LambdaClient(stage.env ? { region: stage.env.region } : {});
+  const reserved = async (functionName: string) => {
+    try {
+      return (await lambda.send(new GetFunctionConcurrencyCommand({ FunctionName: functionName }))).ReservedConcurrentExecutions ?? 0;
+    } catch (error) {
+      // Not deployed here (yet): it reserves nothing.
+      if ((error as { name?: string }).name === 'ResourceNotFoundException') return 0;
+      throw error;
+    }
+  };
   try {
     const { AccountLimit } = await lambda.send(new GetAccountSettingsCommand({}));
-    const reservations = await Promise.all(
-      stageCapacity(settings).functions.map(async ({ functionId }) => {
-        try {
-          const answer = await lambda.send(new GetFunctionConcurrencyCommand({ FunctionName: `${stackName(stage)}-${functionId}` }));
-          return answer.ReservedConcurrentExecutions ?? 0;
-        } catch (error) {
-          // Not deployed yet: it reserves nothing.
-          if ((error as { name?: string }).name === 'ResourceNotFoundException') return 0;
-          throw error;
-        }
-      }),
-    );
+    const ofStage = async (s: StageSettings) =>
+      sum(await Promise.all(stageCapacity(s).functions.map((f) => reserved(`${stackName(s.stage)}-${f.functionId}`))));
+    const reservedNow = await Promise.all(stages.map(async (s) => [s.stage, await ofStage(s)] as const));
     return {
       quota: AccountLimit?.ConcurrentExecutions ?? 0,
       unreserved: AccountLimit?.UnreservedConcurrentExecutions ?? 0,
-      stageReservedNow: reservations.reduce((a, b) => a + b, 0),
+      reservedNow: Object.fromEntries(reservedNow),
     };
   } finally {
     lambda.destroy();
@@ -114,13 +114,14 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   const context = contextOf(cdkArgs);
-  const settings = readStageSettings(stage, (key) => context[key]);
+  const stages = STAGE_NAMES.map((name) => readStageSettings(name, (key) => context[key]));
+  const settings = stages.find((s) => s.stage === stage) as StageSettings;
   const profile = profileOf(cdkArgs);
   if (profile) process.env.AWS_PROFILE = profile;
 
   let account: AccountConcurrency;
   try {
-    account = await readAccount(stage, settings);
+    account = await readAccount(settings, stages);
   } catch (error) {
     const reason = `Could not read the account's Lambda concurrency (${(error as Error).message}); the check needs lambda:GetAccountSettings and lambda:GetFunctionConcurrency.`;
     if (settings.reserveConcurrency) {
@@ -130,7 +131,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`Warning: ${reason} Deploying anyway: ${stage} reserves nothing.\n`);
     return cdkDeploy(stage, cdkArgs);
   }
-  const { verdict, message } = checkAccountConcurrency(stage, settings, account);
+  const { verdict, message } = checkAccountConcurrency(stage, stages, account);
   if (verdict === 'stop') {
     process.stderr.write(`${message}\n`);
     return 1;

@@ -3,7 +3,19 @@
  * (docs/scaling.md), and every stage setting with its value per stage (docs/operators.md).
  */
 import { largestDocsResponseBytes } from '#lib/openapi/reference-page.ts';
-import { DOCS_FUNCTION, MINIMUM_UNRESERVED_CONCURRENCY, WAF_WINDOW_SECONDS, fmt, stageCapacity } from '../cdk/capacity.ts';
+import {
+  apiThrottle,
+  comparedWith,
+  DOCS_FUNCTION,
+  DOCS_METHODS,
+  fmt,
+  methodConcurrencyNeed,
+  minimumUnreserved,
+  type StageCapacity,
+  stageCapacity,
+  sum,
+  WAF_WINDOW_SECONDS,
+} from '../cdk/capacity.ts';
 import {
   cdkJsonContext,
   readStageSettings,
@@ -27,17 +39,16 @@ const perSecond = (perMinute: number) => fmt(Math.round((perMinute / WAF_WINDOW_
 export function stageCapacityTable(): string {
   const stages = defaults();
   const capacities = stages.map(stageCapacity);
-  const row = (label: string, value: (s: StageSettings, c: ReturnType<typeof stageCapacity>) => string): string[] => [
+  const row = (label: string, value: (s: StageSettings, c: StageCapacity) => string): string[] => [
     label,
-    ...stages.map((s, i) => value(s, capacities[i] as ReturnType<typeof stageCapacity>)),
+    ...stages.map((s, i) => value(s, capacities[i] as StageCapacity)),
   ];
-  const need = (c: ReturnType<typeof stageCapacity>, fn: string) => c.functions.find((f) => f.functionId === fn)?.concurrencyNeed ?? 0;
-  const apiFunctions = (capacities[0]?.functions ?? []).map((f) => f.functionId).filter((f) => f !== DOCS_FUNCTION);
-  const apiMethods = (c: ReturnType<typeof stageCapacity>) => c.methods.filter((m) => m.functionId !== DOCS_FUNCTION);
+  const named = (c: StageCapacity) => c.methods.filter((m) => m.functionId !== DOCS_FUNCTION).map((m) => `\`${m.method}\``);
+  const docsNeed = (c: StageCapacity) => c.functions.find((f) => f.functionId === DOCS_FUNCTION)?.concurrencyNeed ?? 0;
   const rows = [
     row('**inputs**', () => ''),
-    row('`throttlingRateLimit` r, per API method', (s) => `${fmt(s.throttlingRateLimit)} req/s`),
-    row('`throttlingBurstLimit` B, per API method', (s) => fmt(s.throttlingBurstLimit)),
+    row('`apiConcurrency`, shared by the API methods', (s) => fmt(s.apiConcurrency)),
+    row('`burstSeconds`, B ÷ r of each API method', (s) => `${fmt(s.burstSeconds)} s`),
     row(
       '`docsThrottlingRateLimit`, `docsThrottlingBurstLimit`, per docs method',
       (s) => `${fmt(s.docsThrottlingRateLimit)} req/s, ${fmt(s.docsThrottlingBurstLimit)}`,
@@ -48,21 +59,17 @@ export function stageCapacityTable(): string {
     row('`reserveConcurrency`', (s) => (s.reserveConcurrency ? 'on' : 'off')),
     row('`webAcl`', (s) => (s.webAcl ? 'on' : 'off')),
     row('**derived**', () => ''),
+    row('API methods (each its own token bucket; a function each)', (_, c) => `${named(c).length}: ${named(c).join(', ')}`),
     row(
-      'API methods (each its own token bucket)',
-      (_, c) =>
-        `${apiMethods(c).length}: ${apiMethods(c)
-          .map((m) => `\`${m.method}\``)
-          .join(', ')}`,
+      'each API method: r = ⌊share ÷ (burstSeconds + d)⌋, B = ⌊r × burstSeconds⌋, need B + ⌈r × d⌉ of its share ⌊apiConcurrency ÷ methods⌋',
+      (s, c) => perMethod(s, named(c).length),
     ),
-    row(
-      'what the API methods admit together',
-      (s, c) => `${fmt(s.throttlingRateLimit * apiMethods(c).length)} req/s, ${fmt(s.throttlingBurstLimit * apiMethods(c).length)} at once`,
-    ),
-    row('concurrency need per API method, B + ⌈r × d⌉', (_, c) => fmt(apiMethods(c)[0]?.concurrencyNeed ?? 0)),
-    row('concurrency need per docs method', (_, c) => fmt(c.methods.find((m) => m.functionId === DOCS_FUNCTION)?.concurrencyNeed ?? 0)),
-    ...apiFunctions.map((fn) => row(`need of \`${fn}\``, (_, c) => fmt(need(c, fn)))),
-    row(`need of \`${DOCS_FUNCTION}\` (two methods)`, (_, c) => fmt(need(c, DOCS_FUNCTION))),
+    row('the same, with one more API method', (s, c) => perMethod(s, named(c).length + 1)),
+    row('what the API methods admit together', (_, c) => {
+      const n = named(c).length;
+      return `${fmt(c.apiThrottle.rateLimit * n)} req/s, ${fmt(c.apiThrottle.burstLimit * n)} at once`;
+    }),
+    row(`need of \`${DOCS_FUNCTION}\` (${DOCS_METHODS.length} methods, B + ⌈r × d⌉ each)`, (_, c) => fmt(docsNeed(c))),
     row('**stage need** (all methods)', (_, c) => `**${fmt(c.concurrencyNeed)}**`),
     row('reserved concurrency per function', (s, c) =>
       s.reserveConcurrency
@@ -77,13 +84,27 @@ export function stageCapacityTable(): string {
     row('WAF per source address', (_, c) => `${fmt(c.webAcl.perIpPerMinute)}/min (${perSecond(c.webAcl.perIpPerMinute)} req/s)`),
     row('WAF docs routes per source address', (_, c) => `${fmt(c.webAcl.docsPerIpPerMinute)}/min`),
   ];
-  const total = capacities.reduce((sum, c) => sum + c.concurrencyNeed, 0);
+  return `${table(['', ...STAGE_NAMES], rows, ['l', ...STAGE_NAMES.map(() => 'r' as const)])}\n\n${accountSummary(stages)}`;
+}
+
+/** `37 req/s, 74, 82 of 82`: one of `methods` API methods' r, B, need and share. */
+function perMethod(settings: StageSettings, methods: number): string {
+  const throttle = apiThrottle(settings, methods);
+  const need = methodConcurrencyNeed(throttle, settings.functionDurationMs);
+  return `${fmt(throttle.rateLimit)} req/s, ${fmt(throttle.burstLimit)}, ${fmt(need)} of ${fmt(Math.floor(settings.apiConcurrency / methods))}`;
+}
+
+/** What the stages need of one account together, each comparison worded from the figures. */
+export function accountSummary(stages: readonly StageSettings[]): string {
+  const needs = stages.map((s) => stageCapacity(s).concurrencyNeed);
+  const total = sum(needs);
   const limit = Math.min(...stages.map((s) => s.accountConcurrency));
-  const summary =
-    `Both stages in one account need ${capacities.map((c) => fmt(c.concurrencyNeed)).join(' + ')} = ${fmt(total)} concurrent executions ` +
-    `of its ${fmt(limit)}; with \`reserveConcurrency\` on in both, they reserve the same ${fmt(total)}, within the ` +
-    `${fmt(limit - MINIMUM_UNRESERVED_CONCURRENCY)} Lambda lets an account reserve (it keeps ${MINIMUM_UNRESERVED_CONCURRENCY} unreserved).`;
-  return `${table(['', ...STAGE_NAMES], rows, ['l', ...STAGE_NAMES.map(() => 'r' as const)])}\n\n${summary}`;
+  const reservable = limit - minimumUnreserved(limit);
+  return (
+    `Both stages in one account need ${needs.map(fmt).join(' + ')} = ${fmt(total)} concurrent executions, ${comparedWith(total, limit)} its ${fmt(limit)}; ` +
+    `with \`reserveConcurrency\` on in both, they reserve the same ${fmt(total)}, ${comparedWith(total, reservable)} the ${fmt(reservable)} ` +
+    `Lambda lets an account reserve (it keeps ${fmt(minimumUnreserved(limit))} unreserved).`
+  );
 }
 
 /** Seconds in a month of 30 days, and AWS's price of data out to the internet (first 10 TB a month, per GB). */
@@ -117,11 +138,12 @@ export function docsEgressTable(): string {
 
 /** What each setting does, for the operators' table. Every key a stage takes has one. */
 export const SETTING_EFFECTS: Readonly<Record<string, string>> = {
-  throttlingRateLimit:
-    "steady requests per second of **each** API method's token bucket (API Gateway applies the stage's default to every method on its own); above it clients get 429",
-  throttlingBurstLimit: "requests each API method admits at once (the bucket's size; at least the rate)",
-  docsThrottlingRateLimit: 'the same rate for each of the two docs routes (`/v1/docs`, `/v1/docs/{asset}`: GET and HEAD)',
-  docsThrottlingBurstLimit: 'the same burst for each docs route (at least its rate)',
+  apiConcurrency:
+    "concurrent executions the stage's API methods share, an equal share each: each method's rate r and burst B follow from its share ([scaling.md](scaling.md#the-capacity-model)), so a new operation needs no edit here; at least ⌈burstSeconds + d⌉ per method",
+  burstSeconds:
+    "seconds of its rate each API method's token bucket holds (B = r × burstSeconds), at least 1: what one client's burst may take at once",
+  docsThrottlingRateLimit: `steady requests per second of each docs method's bucket (${DOCS_METHODS.map((m) => `\`${m.method} /v1${m.resource}\``).join(', ')})`,
+  docsThrottlingBurstLimit: 'requests each docs method admits at once (at least its rate)',
   functionDurationMs:
     "the duration budget d: every admitted call that takes at most this long is served; each method needs B + ⌈r × d⌉ concurrent executions ([scaling.md](scaling.md#the-capacity-model)); 1 to 10,000 (the functions' timeout)",
   accountConcurrency:
@@ -129,7 +151,7 @@ export const SETTING_EFFECTS: Readonly<Record<string, string>> = {
   clientSharePercent:
     "the share of one method's admission per minute (its burst plus its rate over WAF's minute) one API key, and one source address, may take at WAF",
   reserveConcurrency:
-    "reserve each function's need as its reserved concurrency (isolation from the account's other functions); off by default, since Lambda refuses reservations that leave fewer than 100 unreserved, which a new account's quota cannot hold",
+    "reserve each function's need as its reserved concurrency (isolation from the account's other functions); off by default, since Lambda refuses reservations that leave fewer than 100 unreserved (all of a smaller quota), which a new account's quota cannot hold",
   webAcl: "the stage's AWS WAF web ACL with the per-client limits the capacity model derives",
   logRetentionDays:
     'retention of function, access and execution logs (a CloudWatch Logs retention value: 1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, …)',

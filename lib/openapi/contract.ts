@@ -14,7 +14,7 @@ import { MAX_BODY_BYTES, MAX_BODY_SIZE } from '../http/json-body.ts';
 import { operations } from '../operations.ts';
 import type { HeaderId } from '../operations/operation.ts';
 import { API_BASE_PATH, OPENAPI_DOCUMENT_PATH } from '../routes.ts';
-import { type StageName, stackName } from '../stages.ts';
+import { type StageName, stackName } from '../stage-names.ts';
 import type { JsonSchema } from './schemas.ts';
 import {
   GATEWAY_RESPONSES_EXTENSION,

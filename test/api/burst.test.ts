@@ -8,6 +8,7 @@
  */
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { generateApiKey } from '#lib/auth/api-keys.ts';
+import { stageCapacity } from '../../infra/cdk/capacity.ts';
 import { readStageSettings, STAGE_NAMES, type StageName } from '../../infra/cdk/stages.ts';
 import { cachedStageTemplate, synthesizeStageTemplate } from '../../infra/local/cloud-assembly.ts';
 import type { CfnTemplate } from '../../infra/local/gateway/template.ts';
@@ -21,9 +22,18 @@ import { type LocalStack, startLocalStack } from '../../infra/local/local-stack.
  */
 const variants = {
   reserving: (stage: StageName) => synthesizeStageTemplate(stage, { [`${stage}.reserveConcurrency`]: 'true' }),
-  slowRefill: (stage: StageName) =>
-    synthesizeStageTemplate(stage, { [`${stage}.throttlingRateLimit`]: '1', [`${stage}.clientSharePercent`]: '100' }),
+  slowRefill: (stage: StageName) => synthesizeStageTemplate(stage, slowRefill(stage)),
 };
+
+/** Each API method's bucket at the stage's settings, with `context` over them. */
+function throttleOf(stage: StageName, context: Record<string, string> = {}) {
+  return stageCapacity(readStageSettings(stage, (key) => context[key])).apiThrottle;
+}
+
+/** A bucket that holds B seconds of its rate keeps the burst B of the method's share, at a rate of one a second. */
+function slowRefill(stage: StageName): Record<string, string> {
+  return { [`${stage}.burstSeconds`]: String(throttleOf(stage).burstLimit), [`${stage}.clientSharePercent`]: '100' };
+}
 
 const stacks: LocalStack[] = [];
 afterAll(async () => {
@@ -53,7 +63,7 @@ function creates(stack: LocalStack, apiKey: string, count: number): Promise<Resp
 }
 
 describe.each(STAGE_NAMES)('%s at its burst', (stage) => {
-  const { throttlingBurstLimit: burst, throttlingRateLimit: rate } = readStageSettings(stage, () => undefined);
+  const { burstLimit: burst, rateLimit: rate } = throttleOf(stage);
 
   it(`serves ${stage}'s full burst of concurrent creates from one key, and nothing beyond it is a 5xx`, async () => {
     const apiKey = generateApiKey();
@@ -74,6 +84,7 @@ describe.each(STAGE_NAMES)('%s at its burst', (stage) => {
 
   it(`answers what exceeds ${stage}'s burst at once with the gateway's 429, Retry-After and an Error body`, async () => {
     const apiKey = generateApiKey();
+    expect(throttleOf(stage, slowRefill(stage))).toEqual({ rateLimit: 1, burstLimit: burst });
     const stack = await start(stage, apiKey, variants.slowRefill(stage));
     const responses = await creates(stack, apiKey, burst + 20);
     const statuses = responses.map((r) => r.status);

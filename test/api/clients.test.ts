@@ -17,6 +17,7 @@ import { generateApiKey } from '#lib/auth/api-keys.ts';
 import type { Pet } from '#lib/domain/pet.ts';
 import { createDocumentClient } from '#lib/store/dynamodb-client.ts';
 import { DynamoDbPetStore } from '#lib/store/dynamodb-pet-store.ts';
+import { routes } from '#lib/routes.ts';
 import { synthesizeStageTemplate } from '../../infra/local/cloud-assembly.ts';
 import { type LocalStack, startLocalStack } from '../../infra/local/local-stack.ts';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts';
@@ -25,8 +26,15 @@ import { type TestStore, testStore } from '../support/store-endpoint.ts';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
 
-/** One request a second, one at once, on every method; a key's WAF share the whole minute's rate, so WAF stays out of the way. */
-const CONTEXT = { 'staging.throttlingRateLimit': '1', 'staging.throttlingBurstLimit': '1', 'staging.clientSharePercent': '100' };
+/**
+ * One request a second, one at once, on every method: a share of 2 = 1 + ⌈1 × 0.2 s⌉ each at a burst of one
+ * second gives r = B = 1 (capacity.ts); a key's WAF share the whole minute's rate, so WAF stays out of the way.
+ */
+const CONTEXT = {
+  'staging.apiConcurrency': String(2 * routes.length),
+  'staging.burstSeconds': '1',
+  'staging.clientSharePercent': '100',
+};
 
 /** What the test calls of the recipe's modules (their own types need the generated ones). */
 interface Client {

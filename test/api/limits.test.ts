@@ -8,16 +8,20 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CapacitySettings, stageCapacity } from '../../infra/cdk/capacity.ts';
 import { readStageSettings } from '../../infra/cdk/stages.ts';
+import { routes } from '#lib/routes.ts';
 import { generateApiKey } from '#lib/auth/api-keys.ts';
 import { synthesizeStageTemplate } from '../../infra/local/cloud-assembly.ts';
 import type { CfnTemplate } from '../../infra/local/gateway/template.ts';
 import { type LocalStack, startLocalStack } from '../../infra/local/local-stack.ts';
 import type { ProxyHandler } from '../../infra/local/lambda/source-functions.ts';
 
-/** r = B = 20 and a 1 % share: a key, and an address, may make 20 + ⌈0.01 × 60 × 20⌉ = 32 requests a minute. */
+/**
+ * Each API method's share 22 = 20 + ⌈20 × 0.1 s⌉ at a burst of one second: r = B = 20; with a 1 % share, a key,
+ * and an address, may make 20 + ⌈0.01 × 60 × 20⌉ = 32 requests a minute.
+ */
 const CONTEXT = {
-  'staging.throttlingRateLimit': '20',
-  'staging.throttlingBurstLimit': '20',
+  'staging.apiConcurrency': String(22 * routes.length),
+  'staging.burstSeconds': '1',
   'staging.clientSharePercent': '1',
   'staging.functionDurationMs': '100',
   'staging.reserveConcurrency': 'true',
@@ -112,9 +116,9 @@ describe('reserved concurrency, from the template', () => {
     const { url } = await start({ apiKey, handlers: { 'list-pets': held } });
     const list = () => fetch(`${url}/pets`, { headers: { Authorization: `Bearer ${apiKey}` } });
     // The burst, then what the bucket refills while the held calls outlast the 100 ms budget.
-    const running = Array.from({ length: settings.throttlingBurstLimit }, list);
+    const running = Array.from({ length: capacity.apiThrottle.burstLimit }, list);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    running.push(...Array.from({ length: RESERVED - settings.throttlingBurstLimit }, list));
+    running.push(...Array.from({ length: RESERVED - capacity.apiThrottle.burstLimit }, list));
     await expect.poll(() => entered).toBe(RESERVED);
     const throttled = await list();
     expect(throttled.status).toBe(503);

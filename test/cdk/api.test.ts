@@ -12,7 +12,8 @@ import { openApiMappingTemplate } from '#lib/openapi/serve.ts';
 import { methodNotAllowedError, notFoundError } from '#lib/http/gateway-errors.ts';
 import { allowedMethods, resources, routes } from '#lib/routes.ts';
 import { GATEWAY_RESPONSES } from '../../infra/cdk/constructs/gateway-responses.ts';
-import { cdkJsonContext, STAGE_NAMES, type StageName } from '../../infra/cdk/stages.ts';
+import { stageCapacity } from '../../infra/cdk/capacity.ts';
+import { readStageSettings, STAGE_NAMES, type StageName } from '../../infra/cdk/stages.ts';
 import { resourcesOf, synth, logicalId } from './synth.ts';
 
 const app = synth();
@@ -225,7 +226,7 @@ describe.each(STAGE_NAMES)('%s REST API', (stage: StageName) => {
   });
 
   it(`names the deployment stage "${stage}" and throttles it from context`, () => {
-    const settings = (cdkJsonContext().stages as Record<string, { throttlingRateLimit: number; throttlingBurstLimit: number }>)[stage];
+    const { rateLimit, burstLimit } = stageCapacity(readStageSettings(stage, () => undefined)).apiThrottle;
     template.resourceCountIs('AWS::ApiGateway::Stage', 1);
     template.hasResourceProperties('AWS::ApiGateway::Stage', {
       StageName: stage,
@@ -233,8 +234,8 @@ describe.each(STAGE_NAMES)('%s REST API', (stage: StageName) => {
         Match.objectLike({
           HttpMethod: '*',
           ResourcePath: '/*',
-          ThrottlingRateLimit: settings?.throttlingRateLimit,
-          ThrottlingBurstLimit: settings?.throttlingBurstLimit,
+          ThrottlingRateLimit: rateLimit,
+          ThrottlingBurstLimit: burstLimit,
           LoggingLevel: 'ERROR',
           DataTraceEnabled: false,
         }),

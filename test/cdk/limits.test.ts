@@ -16,9 +16,9 @@ import {
   WEB_ACL_WINDOW_SECONDS,
 } from '../../infra/cdk/constructs/web-acl.ts';
 import { routes } from '#lib/routes.ts';
-import { stageCapacity } from '../../infra/cdk/capacity.ts';
+import { fmt, minimumApiConcurrency, stageCapacity } from '../../infra/cdk/capacity.ts';
 import { buildApp } from '../../infra/cdk/app.ts';
-import { cdkJsonContext, readStageSettings, STAGE_NAMES } from '../../infra/cdk/stages.ts';
+import { cdkJsonContext, readStageSettings, STAGE_NAMES, type StageName } from '../../infra/cdk/stages.ts';
 import { logicalId, resourcesOf, synth } from './synth.ts';
 
 const app = synth();
@@ -242,11 +242,11 @@ describe.each(STAGE_NAMES)('%s function limits', (stage) => {
       const need = capacity.functions.find((f) => f.functionId === byId[id])?.concurrencyNeed;
       expect(fn.Properties?.ReservedConcurrentExecutions, id).toBe(need);
     }
-    // One method's function: at least that method's burst, plus its rate for one duration budget.
-    const createPet = capacity.functions.find((f) => f.functionId === 'create-pet');
-    expect(createPet?.reservedConcurrency).toBe(
-      settings.throttlingBurstLimit + Math.ceil((settings.throttlingRateLimit * settings.functionDurationMs) / 1000),
-    );
+    // One method's function: that method's burst, plus its rate for one duration budget, within its share of apiConcurrency.
+    const { rateLimit, burstLimit } = capacity.apiThrottle;
+    const createPet = capacity.functions.find((f) => f.functionId === 'create-pet')?.reservedConcurrency ?? 0;
+    expect(createPet).toBe(burstLimit + Math.ceil((rateLimit * settings.functionDurationMs) / 1000));
+    expect(createPet).toBeLessThanOrEqual(settings.apiConcurrency / routes.length);
   });
 
   it('answers a throttled function (INTEGRATION_FAILURE) with 503 service_unavailable and Retry-After', () => {
@@ -269,10 +269,10 @@ describe.each(STAGE_NAMES)('%s function limits', (stage) => {
         expect.objectContaining({ ResourcePath: '/~1v1~1docs~1{asset}', HttpMethod: 'ANY', LoggingLevel: 'ERROR', ...docs }),
       ]),
     );
-    expect(settings.docsThrottlingRateLimit).toBeLessThan(settings.throttlingRateLimit);
+    expect(settings.docsThrottlingRateLimit).toBeLessThan(stageCapacity(settings).apiThrottle.rateLimit);
   });
 
-  it('throttles every other method by the stage default, which API Gateway applies to each method on its own', () => {
+  it("throttles every other method by the stage default, each API method's share, which API Gateway applies to each method on its own", () => {
     const [stageResource] = Object.values(resourcesOf(template, 'AWS::ApiGateway::Stage'));
     const methodSettings = stageResource?.Properties?.MethodSettings as Record<string, unknown>[];
     expect(methodSettings).toEqual(
@@ -280,8 +280,8 @@ describe.each(STAGE_NAMES)('%s function limits', (stage) => {
         expect.objectContaining({
           ResourcePath: '/*',
           HttpMethod: '*',
-          ThrottlingRateLimit: settings.throttlingRateLimit,
-          ThrottlingBurstLimit: settings.throttlingBurstLimit,
+          ThrottlingRateLimit: stageCapacity(settings).apiThrottle.rateLimit,
+          ThrottlingBurstLimit: stageCapacity(settings).apiThrottle.burstLimit,
         }),
       ]),
     );
@@ -289,21 +289,40 @@ describe.each(STAGE_NAMES)('%s function limits', (stage) => {
 });
 
 describe('settings an account cannot hold', () => {
+  const needOf = (stage: StageName, context: Record<string, string> = {}) =>
+    stageCapacity(readStageSettings(stage, (key) => context[key])).concurrencyNeed;
   const build = (context: Record<string, unknown>) => () =>
     buildApp({ outdir: reserving.outdir, context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [], ...context } });
 
   it('fail the synth when the stages together admit more than the account runs, naming the settings and numbers', () => {
-    expect(build({ 'production.throttlingRateLimit': '500', 'production.throttlingBurstLimit': '1000' })).toThrow(
-      'stages "staging" and "production" share an account: their methods admit 352 + 3,322 = 3,674 concurrent executions ' +
-        '(throttlingBurstLimit + throttlingRateLimit × functionDurationMs, per method), above accountConcurrency 1,000.',
+    const [a, b] = [needOf('staging'), needOf('production', { 'production.apiConcurrency': '3000' })];
+    expect(build({ 'production.apiConcurrency': '3000' })).toThrow(
+      `stages "staging" and "production" share an account: their methods admit ${fmt(a)} + ${fmt(b)} = ${fmt(a + b)} concurrent executions ` +
+        '(apiConcurrency at most, plus docsThrottlingBurstLimit + docsThrottlingRateLimit × functionDurationMs per docs route; ' +
+        "API Gateway's throttles are best-effort targets, not exact ceilings), above accountConcurrency 1,000.",
     );
   });
 
   it('fail the synth when reservations would leave Lambda less than its 100 unreserved', () => {
+    const [a, b] = [needOf('staging'), needOf('production')];
+    const accountConcurrency = a + b + 99;
     expect(
-      build({ 'staging.reserveConcurrency': 'true', 'production.reserveConcurrency': 'true', 'staging.accountConcurrency': '900' }),
+      build({
+        'staging.reserveConcurrency': 'true',
+        'production.reserveConcurrency': 'true',
+        'staging.accountConcurrency': String(accountConcurrency),
+      }),
     ).toThrow(
-      /their functions reserve 352 \+ 532 = 884 concurrent executions \(reserveConcurrency in "staging" and "production".*above accountConcurrency 900 minus the 100 Lambda keeps unreserved \(800\)/,
+      `their functions reserve ${fmt(a)} + ${fmt(b)} = ${fmt(a + b)} concurrent executions (reserveConcurrency in "staging" and "production": ` +
+        `each function's need), above accountConcurrency ${fmt(accountConcurrency)} minus the 100 Lambda keeps unreserved (${fmt(accountConcurrency - 100)})`,
     );
+  });
+
+  it('fail the synth, naming apiConcurrency, when it cannot give each API method a rate of one request a second', () => {
+    const least = minimumApiConcurrency(readStageSettings('staging', () => undefined));
+    expect(build({ 'staging.apiConcurrency': String(least - 1) })).toThrow(
+      `stage "staging" setting "apiConcurrency" must be at least ${least}`,
+    );
+    expect(build({ 'staging.apiConcurrency': String(least) })).not.toThrow();
   });
 });

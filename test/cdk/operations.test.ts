@@ -12,7 +12,8 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { allTables } from '#lib/store/tables.ts';
 import { functionIds } from '#lib/operations.ts';
-import { cdkJsonContext, OUTPUT_IDS, STAGE_NAMES, type StageName, tableNameOutputId } from '../../infra/cdk/stages.ts';
+import { stageCapacity } from '../../infra/cdk/capacity.ts';
+import { cdkJsonContext, OUTPUT_IDS, readStageSettings, STAGE_NAMES, type StageName, tableNameOutputId } from '../../infra/cdk/stages.ts';
 import {
   CANARY_EXCESS,
   CANARY_MINUTES,
@@ -38,7 +39,7 @@ const customised = synth({
     ...Object.fromEntries(Object.entries(domain).map(([key, value]) => [`production.${key}`, value])),
     'production.alarmEmail': 'oncall@example.com',
     'staging.alarmEmail': 'team@example.com',
-    'staging.throttlingRateLimit': '20',
+    'staging.burstSeconds': '1',
   },
 });
 afterAll(() => {
@@ -441,9 +442,14 @@ describe('custom domain from context', () => {
   });
 
   it('leaves the other stage alone and applies flat overrides', () => {
+    const { rateLimit, burstLimit } = stageCapacity(
+      readStageSettings('staging', (key) => (key === 'staging.burstSeconds' ? '1' : undefined)),
+    ).apiThrottle;
+    const oneSecondBurst = { ThrottlingRateLimit: rateLimit, ThrottlingBurstLimit: burstLimit };
+    expect(burstLimit).toBe(rateLimit);
     customised.templates.staging.resourceCountIs('AWS::ApiGateway::DomainName', 0);
     customised.templates.staging.hasResourceProperties('AWS::ApiGateway::Stage', {
-      MethodSettings: Match.arrayWith([Match.objectLike({ ResourcePath: '/*', ThrottlingRateLimit: 20 })]),
+      MethodSettings: Match.arrayWith([Match.objectLike({ ResourcePath: '/*', ...oneSecondBurst })]),
     });
   });
 });

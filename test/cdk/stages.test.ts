@@ -23,11 +23,10 @@ describe('stage settings', () => {
     expect(STAGE_NAMES.map(stackName)).toEqual(['PetStore-staging', 'PetStore-production']);
   });
 
-  it('defaults to cdk.json, production above staging', () => {
+  it("defaults to cdk.json, production's API methods sharing more of the account than staging's", () => {
     const stages = cdkJsonContext().stages as Record<StageName, Record<string, unknown>>;
     for (const stage of STAGE_NAMES) expect(read(stage)).toMatchObject(stages[stage]);
-    expect(read('production').throttlingRateLimit).toBeGreaterThan(read('staging').throttlingRateLimit);
-    expect(read('production').throttlingBurstLimit).toBeGreaterThan(read('staging').throttlingBurstLimit);
+    expect(read('production').apiConcurrency).toBeGreaterThan(read('staging').apiConcurrency);
     expect(read('production').logRetentionDays).toBeGreaterThan(read('staging').logRetentionDays);
     expect(read('production').production).toBe(true);
     expect(read('staging').production).toBe(false);
@@ -42,11 +41,11 @@ describe('stage settings', () => {
 
   it('takes nested cdk.json values, then flat -c strings', () => {
     const settings = read('staging', {
-      stages: { staging: { throttlingRateLimit: 5, throttlingBurstLimit: 10 } },
-      'staging.throttlingBurstLimit': '25',
+      stages: { staging: { apiConcurrency: 60, burstSeconds: 3 } },
+      'staging.burstSeconds': '1.5',
       'staging.alarmEmail': 'a@example.com',
     });
-    expect(settings).toMatchObject({ throttlingRateLimit: 5, throttlingBurstLimit: 25, alarmEmail: 'a@example.com' });
+    expect(settings).toMatchObject({ apiConcurrency: 60, burstSeconds: 1.5, alarmEmail: 'a@example.com' });
   });
 
   it('accepts the stages object as a JSON string (-c stages=…)', () => {
@@ -75,10 +74,14 @@ describe('stage settings', () => {
   });
 
   it.each([
-    [{ stages: { staging: { throttlingRateLimt: 5 } } }, /unknown key "throttlingRateLimt"/],
+    [{ stages: { staging: { apiConcurency: 5 } } }, /unknown key "apiConcurency"/],
     [{ stages: { qa: {} } }, /unknown stage "qa"/],
-    [{ 'staging.throttlingRateLimit': 'fast' }, /must be a positive number/],
-    [{ 'staging.throttlingBurstLimit': '1' }, /at least throttlingRateLimit/],
+    [{ 'staging.docsThrottlingRateLimit': 'fast' }, /must be a positive number/],
+    [{ 'staging.burstSeconds': '0.5' }, /burstSeconds" must be a number of seconds from 1, got "0.5"/],
+    [
+      { 'staging.apiConcurrency': '2' },
+      /apiConcurrency" must be at least \d+: each of the \d+ API methods needs ⌈burstSeconds \+ functionDurationMs⌉/,
+    ],
     [{ 'staging.logLevel': 'loud' }, /logLevel/],
     [{ 'staging.alarmEmail': 'not-an-address' }, /not an e-mail address/],
     [{ 'staging.domainName': 'api.example.com' }, /needs all of/],
@@ -95,7 +98,8 @@ describe('stage settings', () => {
     [{ 'staging.minimumCompressionSizeBytes': 20_000_000 }, /minimumCompressionSizeBytes" must be a whole number/],
     [{ 'staging.account': '12345', 'staging.region': 'eu-west-1' }, /12-digit AWS account id/],
     [{ 'staging.account': '123456789012', 'staging.region': 'Europe' }, /not an AWS region/],
-    [{ 'staging.throttlingBurstLimit': '100.5' }, /throttlingBurstLimit" must be a whole number of requests from 1, got "100.5"/],
+    [{ 'staging.docsThrottlingBurstLimit': '10.5' }, /docsThrottlingBurstLimit" must be a whole number of requests from 1, got "10.5"/],
+    [{ 'staging.apiConcurrency': '330.5' }, /apiConcurrency" must be a whole number of concurrent executions from 1, got "330.5"/],
     [
       { 'staging.functionDurationMs': '0' },
       /functionDurationMs" must be a whole number of milliseconds from 1 to 10000 \(the functions' timeout\), got "0"/,
@@ -108,6 +112,7 @@ describe('stage settings', () => {
     // Derived now (infra/cdk/capacity.ts), no longer settings.
     [{ stages: { staging: { reservedConcurrency: 10 } } }, /unknown key "reservedConcurrency"/],
     [{ stages: { staging: { webAclPerKeyPerMinute: 600 } } }, /unknown key "webAclPerKeyPerMinute"/],
+    [{ stages: { staging: { throttlingRateLimit: 50 } } }, /unknown key "throttlingRateLimit"/],
     [{ 'staging.docsThrottlingBurstLimit': '2' }, /docsThrottlingBurstLimit" must be at least docsThrottlingRateLimit/],
   ])('rejects %j', (context, error) => {
     expect(() => read('staging', context)).toThrow(error);

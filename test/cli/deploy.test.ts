@@ -4,63 +4,79 @@
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { stageCapacity } from '../../infra/cdk/capacity.ts';
-import { readStageSettings } from '../../infra/cdk/stages.ts';
+import { capacityProblems, fmt, stageCapacity } from '../../infra/cdk/capacity.ts';
+import { readStageSettings, type StageSettings } from '../../infra/cdk/stages.ts';
 import { checkAccountConcurrency } from '../../infra/cli/concurrency-check.ts';
 import { contextOf } from '../../infra/cli/deploy.ts';
 
+const staging = readStageSettings('staging', () => undefined);
 const production = readStageSettings('production', () => undefined);
-const reserving = { ...production, reserveConcurrency: true };
 const need = stageCapacity(production).concurrencyNeed;
+const stagingNeed = stageCapacity(staging).concurrencyNeed;
+/** The stages pinned to two accounts: production's is its own. */
+const apart = (settings: StageSettings) => [
+  { ...staging, env: { account: '111111111111', region: 'eu-west-1' } },
+  { ...settings, env: { account: '222222222222', region: 'eu-west-1' } },
+];
+const reserving = apart({ ...production, reserveConcurrency: true });
+const account = (quota: number, unreserved = quota, reservedNow: Record<string, number> = {}) => ({ quota, unreserved, reservedNow });
 
 describe('the account check before a deploy', () => {
   it('lets a reserving stage deploy when its reservations leave Lambda 100 unreserved', () => {
-    expect(checkAccountConcurrency('production', reserving, { quota: 1000, unreserved: 1000, stageReservedNow: 0 })).toEqual({
-      verdict: 'proceed',
-      message: '',
-    });
-    expect(
-      checkAccountConcurrency('production', reserving, { quota: need + 100, unreserved: need + 100, stageReservedNow: 0 }).verdict,
-    ).toBe('proceed');
+    expect(checkAccountConcurrency('production', reserving, account(1000))).toEqual({ verdict: 'proceed', message: '' });
+    expect(checkAccountConcurrency('production', reserving, account(need + 100)).verdict).toBe('proceed');
   });
 
-  it('stops a reserving stage the account cannot hold, naming the quota, the need and the settings to change', () => {
-    // A new account's reduced quota.
-    const { verdict, message } = checkAccountConcurrency('production', reserving, { quota: 10, unreserved: 10, stageReservedNow: 0 });
+  it("stops a reserving stage the account cannot hold, naming the quota, the need, the account's minimum and the settings to change", () => {
+    // A new account's reduced quota: Lambda keeps all of it unreserved.
+    const { verdict, message } = checkAccountConcurrency('production', reserving, account(10));
     expect(verdict).toBe('stop');
     expect(message).toBe(
-      `Not deploying production: it reserves ${need} concurrent executions (production.reserveConcurrency: each function's concurrency need), ` +
+      `Not deploying production: it reserves ${fmt(need)} concurrent executions (production.reserveConcurrency: each function's concurrency need), ` +
         "but the account's Lambda quota of concurrent executions in this region is 10, 10 of them unreserved, " +
-        'so 0 would stay unreserved and Lambda refuses a reservation that leaves fewer than 100. ' +
-        `Raise the account's "Concurrent executions" quota to at least ${need + 100} (Service Quotas; docs/operators.md), ` +
-        'or deploy with -c production.reserveConcurrency=false, or lower production.throttlingBurstLimit and production.throttlingRateLimit.',
+        'so 0 would stay unreserved and Lambda refuses a reservation that leaves fewer than 10 in this account. ' +
+        `Raise the account's "Concurrent executions" quota to at least ${fmt(need + 100)} (Service Quotas; docs/operators.md), ` +
+        'or deploy with -c production.reserveConcurrency=false, or lower production.apiConcurrency.',
     );
-    expect(checkAccountConcurrency('production', reserving, { quota: need + 99, unreserved: need + 99, stageReservedNow: 0 }).verdict).toBe(
-      'stop',
-    );
+    const short = checkAccountConcurrency('production', reserving, account(need + 99));
+    expect(short.verdict).toBe('stop');
+    expect(short.message).toContain('leaves fewer than 100 in this account');
   });
 
   it("counts the stage's own reservations as its to replace on an update, and other functions' as taken", () => {
     // 1,000 quota, 300 reserved by other functions, this stage's functions hold what they will hold again.
-    const update = { quota: 1000, unreserved: 700 - need, stageReservedNow: need };
+    const update = account(1000, 700 - need, { production: need });
     expect(checkAccountConcurrency('production', reserving, update).verdict).toBe('proceed');
     // Without counting them, 700 - need unreserved would look too few.
-    expect(checkAccountConcurrency('production', reserving, { ...update, stageReservedNow: 0 }).verdict).toBe('stop');
-    const crowded = checkAccountConcurrency('production', reserving, { quota: 1000, unreserved: 100, stageReservedNow: 0 });
-    expect(crowded.message).toContain(`quota to at least ${(900 + need + 100).toLocaleString('en-US')}`);
+    expect(checkAccountConcurrency('production', reserving, { ...update, reservedNow: {} }).verdict).toBe('stop');
+    const crowded = checkAccountConcurrency('production', reserving, account(1000, 100));
+    expect(crowded.message).toContain(`quota to at least ${fmt(900 + need + 100)}`);
   });
 
-  it('lets a stage that reserves nothing deploy anywhere, warning where the quota is below its need', () => {
-    expect(checkAccountConcurrency('production', production, { quota: 1000, unreserved: 1000, stageReservedNow: 0 }).verdict).toBe(
-      'proceed',
-    );
-    const { verdict, message } = checkAccountConcurrency('production', production, { quota: 50, unreserved: 50, stageReservedNow: 0 });
+  it('counts every stage that may share the account, as the synth does, and warns a stage that reserves nothing where they do not fit', () => {
+    expect(checkAccountConcurrency('production', [staging, production], account(1000)).verdict).toBe('proceed');
+    // Production alone fits; with staging, which may share its account, it does not.
+    expect(checkAccountConcurrency('production', apart(production), account(need)).verdict).toBe('proceed');
+    const { verdict, message } = checkAccountConcurrency('production', [staging, production], account(need));
     expect(verdict).toBe('warn');
     expect(message).toBe(
-      `Warning: production's methods admit ${need} concurrent executions at once (throttlingBurstLimit + throttlingRateLimit × functionDurationMs, per method), ` +
-        "but the account's Lambda quota of concurrent executions in this region is 50, 50 of them unreserved. " +
-        'Deploying anyway: bursts above 50 get 503 until the quota is raised (Service Quotas, "Concurrent executions"; docs/operators.md).',
+      `Warning: stages "staging" and "production" share an account: their methods admit ${fmt(stagingNeed)} + ${fmt(need)} = ${fmt(stagingNeed + need)} ` +
+        'concurrent executions (apiConcurrency at most, plus docsThrottlingBurstLimit + docsThrottlingRateLimit × functionDurationMs per docs route; ' +
+        "API Gateway's throttles are best-effort targets, not exact ceilings), " +
+        `but the account's Lambda quota of concurrent executions in this region is ${fmt(need)}, ${fmt(need)} of them unreserved. ` +
+        `Deploying anyway: bursts above ${fmt(need)} get 503 until the quota is raised (Service Quotas, "Concurrent executions"; docs/operators.md).`,
     );
+    // Staging's reservations are the stages' own to use, not another function's.
+    const reservedByStaging = account(stagingNeed + need, need, { staging: stagingNeed });
+    expect(checkAccountConcurrency('production', [staging, production], reservedByStaging).verdict).toBe('proceed');
+  });
+
+  it("warns on an account of accountConcurrency's quota exactly when the synth refuses the settings", () => {
+    for (const apiConcurrency of [100, 400, 600, 900, 3000]) {
+      const stages = [staging, { ...production, apiConcurrency }];
+      const warned = checkAccountConcurrency('production', stages, account(production.accountConcurrency)).verdict === 'warn';
+      expect(warned, `production.apiConcurrency ${apiConcurrency}`).toBe(capacityProblems(stages).length > 0);
+    }
   });
 });
 

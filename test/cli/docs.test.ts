@@ -6,7 +6,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rewriteSections, staleFiles } from '../../infra/docs/generate.ts';
 import { SECTIONS } from '../../infra/docs/sections.ts';
-import { STAGE_SETTING_KEYS } from '../../infra/cdk/stages.ts';
+import { stageCapacity } from '../../infra/cdk/capacity.ts';
+import { readStageSettings, STAGE_NAMES, STAGE_SETTING_KEYS, type StageSettings } from '../../infra/cdk/stages.ts';
+import { accountSummary } from '../../infra/docs/stage-tables.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -18,6 +20,15 @@ describe('generated sections of the docs', () => {
   it("list every stage setting in the operators' table", () => {
     const table = SECTIONS['stage-settings']?.() ?? '';
     for (const key of STAGE_SETTING_KEYS) expect(table).toContain(`| \`${key}\` |`);
+  });
+
+  it('word the account summary from the figures: within, or above, the quota and the part Lambda lets an account reserve', () => {
+    const [staging, production] = STAGE_NAMES.map((stage) => readStageSettings(stage, () => undefined)) as [StageSettings, StageSettings];
+    const sentence = (accountConcurrency: number) => accountSummary([staging, { ...production, accountConcurrency }]);
+    const total = stageCapacity(staging).concurrencyNeed + stageCapacity(production).concurrencyNeed;
+    expect(sentence(total + 100)).toMatch(/concurrent executions, within its [\d,]+; .* the same [\d,]+, within the [\d,]+ Lambda lets/);
+    expect(sentence(total + 99)).toMatch(/concurrent executions, within its [\d,]+; .* the same [\d,]+, above the [\d,]+ Lambda lets/);
+    expect(sentence(total - 1)).toMatch(/concurrent executions, above its [\d,]+; .* the same [\d,]+, above the [\d,]+ Lambda lets/);
   });
 
   it('replace only what lies between the markers, and refuse an unknown name or an unclosed marker', () => {

@@ -33,7 +33,9 @@ import { generateApiKey } from '#lib/auth/api-keys.ts';
 import { GATEWAY_MAX_BODY_BYTES } from '#lib/http/gateway-errors.ts';
 import { openApiMappingTemplate } from '#lib/openapi/serve.ts';
 import { functionIds } from '#lib/operations.ts';
-import { API_BASE_PATH, allowedMethods, resources } from '#lib/routes.ts';
+import { API_BASE_PATH, allowedMethods, resources, routes } from '#lib/routes.ts';
+import { DOCS_METHODS, stageCapacity } from '../../infra/cdk/capacity.ts';
+import { readStageSettings } from '../../infra/cdk/stages.ts';
 
 let definition: RestApiDefinition;
 beforeAll(async () => {
@@ -76,10 +78,16 @@ async function call(api: LocalRestApi, method: string, path: string, headers: Re
 describe('the template', () => {
   it('reads the resource tree, the stage, its throttling and the functions', () => {
     expect(definition.stageName).toBe('staging');
+    // Each API method's share of the stage's concurrency, and the docs methods' own throttle (capacity.ts).
+    const settings = readStageSettings('staging', () => undefined);
+    const docs = { rateLimit: settings.docsThrottlingRateLimit, burstLimit: settings.docsThrottlingBurstLimit };
     expect(definition.throttling).toEqual([
-      { resourcePath: '/*', httpMethod: '*', rateLimit: 50, burstLimit: 100 },
-      { resourcePath: '/~1v1~1docs', httpMethod: 'ANY', rateLimit: 5, burstLimit: 10 },
-      { resourcePath: '/~1v1~1docs~1{asset}', httpMethod: 'ANY', rateLimit: 5, burstLimit: 10 },
+      { resourcePath: '/*', httpMethod: '*', ...stageCapacity(settings).apiThrottle },
+      ...DOCS_METHODS.map((m) => ({
+        resourcePath: `/${(API_BASE_PATH + m.resource).replaceAll('/', '~1')}`,
+        httpMethod: m.method,
+        ...docs,
+      })),
     ]);
     // Staging has a web ACL by default, and reserves no concurrency.
     expect(definition.webAcl).toBeDefined();
@@ -248,10 +256,11 @@ describe("a web ACL's rules, from the template", () => {
   let withAcl: RestApiDefinition;
   let template: CfnTemplate;
   beforeAll(async () => {
-    // r = B = 10, a 1 % share: WAF's floor per key and per address, below each method's bucket.
+    // r = B = 10 (a share of 10 + ⌈10 × 0.2 s⌉ = 12 each), a 1 % share: WAF's floor per key and per address, below each method's bucket.
     template = await synthesizeStageTemplate('staging', {
-      'staging.throttlingRateLimit': '10',
-      'staging.throttlingBurstLimit': '10',
+      'staging.apiConcurrency': String(12 * routes.length),
+      'staging.burstSeconds': '1',
+      'staging.functionDurationMs': '200',
       'staging.clientSharePercent': '1',
     });
     synthesized = readRestApi(template);
@@ -553,11 +562,11 @@ describe('reserved concurrency, from the template', () => {
   // A well-formed key: the stage's web ACL answers a keyless request at the edge.
   const keyed = { Authorization: `Bearer ${generateApiKey()}` };
   beforeAll(async () => {
-    // Each function reserves its need: list-pets 20 + ⌈20 × 0.1 s⌉ = 22.
+    // Each function reserves its need: list-pets r = B = 20, 20 + ⌈20 × 0.1 s⌉ = 22, its share.
     reserving = readRestApi(
       await synthesizeStageTemplate('staging', {
-        'staging.throttlingRateLimit': '20',
-        'staging.throttlingBurstLimit': '20',
+        'staging.apiConcurrency': String(22 * routes.length),
+        'staging.burstSeconds': '1',
         'staging.functionDurationMs': '100',
         'staging.reserveConcurrency': 'true',
       }),

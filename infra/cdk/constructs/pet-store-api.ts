@@ -34,7 +34,7 @@ import { REQUEST_ID_HEADER } from '#lib/http/request-line.ts';
 import { ERROR_CODES } from '#lib/http/errors.ts';
 import { COMMON_RESPONSE_HEADERS, withHeaders } from '#lib/http/response.ts';
 import { mapValues } from '#lib/map-values.ts';
-import { REFERENCE_PAGE_METHOD, REFERENCE_PAGE_PATH, REFERENCE_PAGE_RESOURCES } from '#lib/openapi/reference-page.ts';
+import { REFERENCE_PAGE_METHOD, REFERENCE_PAGE_PATH } from '#lib/openapi/reference-page.ts';
 import { openApiMappingTemplate } from '#lib/openapi/serve.ts';
 import {
   API_BASE_PATH,
@@ -45,7 +45,7 @@ import {
   type Route,
   routes,
 } from '#lib/routes.ts';
-import { stageCapacity } from '../capacity.ts';
+import { DOCS_METHODS, stageCapacity } from '../capacity.ts';
 import type { StageSettings } from '../stages.ts';
 import { GATEWAY_RESPONSES, type GatewayError, NOT_FOUND_BODY, errorBody, methodNotAllowedBody } from './gateway-responses.ts';
 import { pascal } from '../pascal.ts';
@@ -116,6 +116,7 @@ export class PetStoreApi extends Construct {
   constructor(scope: Construct, id: string, props: PetStoreApiProps) {
     super(scope, id);
     const { settings } = props;
+    const capacity = stageCapacity(settings);
     const stackName = Stack.of(this).stackName;
     const base = API_BASE_PATH.replace(/^\/+/, '');
 
@@ -137,8 +138,8 @@ export class PetStoreApi extends Construct {
       cloudWatchRole: false,
       deployOptions: {
         stageName: settings.stage,
-        throttlingRateLimit: settings.throttlingRateLimit,
-        throttlingBurstLimit: settings.throttlingBurstLimit,
+        throttlingRateLimit: capacity.apiThrottle.rateLimit,
+        throttlingBurstLimit: capacity.apiThrottle.burstLimit,
         tracingEnabled: settings.tracing,
         // Detailed metrics: each method's requests, errors and latency, for the dashboard.
         metricsEnabled: true,
@@ -150,8 +151,8 @@ export class PetStoreApi extends Construct {
         // The docs routes answer large assets without a key: their own low throttle. A method
         // setting replaces the stage's for that method, so it repeats the logging settings.
         methodOptions: Object.fromEntries(
-          REFERENCE_PAGE_RESOURCES.map((path) => [
-            `/${base}${path}/${REFERENCE_PAGE_METHOD}`,
+          DOCS_METHODS.map(({ method, resource }) => [
+            `/${base}${resource}/${method}`,
             {
               throttlingRateLimit: settings.docsThrottlingRateLimit,
               throttlingBurstLimit: settings.docsThrottlingBurstLimit,
@@ -178,7 +179,7 @@ export class PetStoreApi extends Construct {
     this.addReferencePage(props.referenceTarget);
     this.addGatewayResponses(settings.allowedOrigins);
     if (settings.webAcl) {
-      this.webAcl = new WebAcl(this, 'WebAcl', { stage: this.api.deploymentStage, ...stageCapacity(settings).webAcl });
+      this.webAcl = new WebAcl(this, 'WebAcl', { stage: this.api.deploymentStage, ...capacity.webAcl });
     }
 
     this.executeApiBaseUrl = this.api.urlForPath(API_BASE_PATH);

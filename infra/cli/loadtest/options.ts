@@ -61,8 +61,8 @@ Load
   --duration S            seconds of load (default ${DEFAULTS.durationSeconds})
   --connections N         concurrent connections (default ${DEFAULTS.connections})
   --rate R                cap on requests per second over all connections (default: no cap).
-                          A deployed stage throttles each method (throttlingRateLimit,
-                          throttlingBurstLimit): stay under it, or expect 429s. Its web ACL
+                          A deployed stage throttles each method (r and B from its
+                          share of apiConcurrency): stay under it, or expect 429s. Its web ACL
                           (on by default) lets one key, and one address, make a share of that
                           a minute (docs/scaling.md): stay under it, or deploy with a higher
                           share for the test (-c production.clientSharePercent=100)
