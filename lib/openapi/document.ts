@@ -140,7 +140,7 @@ function errorResponses(
           : []),
         ...(edge
           ? [
-              "The stage's web ACL gives it too, before API Gateway, when the `Authorization` is not a well-formed bearer key: its answer has no `X-Request-Id`" +
+              "The stage's web ACL (AWS WAF) can give this status too, before API Gateway: its answer has no `X-Request-Id`" +
                 `${own.length > 0 ? " and lacks the operation's own headers" : ''} (WAF sends static headers only).`,
             ]
           : []),
