@@ -6,7 +6,9 @@
  * description and schema). The builder (document.ts) turns this, the operation descriptors and the
  * zod schemas into the document.
  */
-import { LIST_LIMIT } from '../domain/pet.ts';
+import { LIST_LIMIT, type Pet } from '../domain/pet.ts';
+import { BEARER_CHALLENGE } from '../http/bearer-auth.ts';
+import { encodeCursor } from '../http/cursor.ts';
 import { REQUEST_ID_HEADER } from '../http/request-line.ts';
 import { DEPRECATED_SINCE } from '../http/deprecation.ts';
 import type { ErrorCode } from '../http/errors.ts';
@@ -15,6 +17,7 @@ import { operations } from '../operations.ts';
 import type { HeaderId } from '../operations/operation.ts';
 import { API_BASE_PATH, OPENAPI_DOCUMENT_PATH } from '../routes.ts';
 import { type StageName, stackName } from '../stage-names.ts';
+import { REFERENCE_PAGE_PATH } from './reference-page.ts';
 import type { JsonSchema } from './schemas.ts';
 import {
   GATEWAY_RESPONSES_EXTENSION,
@@ -29,12 +32,6 @@ export const OPENAPI_VERSION = '3.1.1';
 /** The interface version; its major version is the `/v1` of the base addresses. */
 export const API_VERSION = '1.0.0';
 
-/** Local mode's server: in the committed document, not in the one a stage serves (serve.ts). */
-export const LOCAL_SERVER = {
-  url: `http://127.0.0.1:3000${API_BASE_PATH}`,
-  description: 'Local mode (`npm start`; another port with `--port` or `PORT`).',
-} as const;
-
 export const SECURITY_SCHEME = 'bearerAuth';
 export const TAG = 'pets';
 
@@ -48,12 +45,18 @@ export const INFO: InfoObject = {
   description:
     'The HTTP and JSON interface of the Pet Store service. Every operation needs an API key, sent as ' +
     '`Authorization: Bearer <API_KEY>`. Every error is an `Error` object as `application/json`, and every ' +
-    'answer carries `X-Request-Id`. A request that matches no operation is answered by the gateway: ' +
+    "answer of the stage carries `X-Request-Id` (the web ACL's 401 and 429, made before the stage, do not). " +
+    'A request that matches no operation is answered by the gateway, whatever its `Content-Type`: ' +
     `\`${GATEWAY_RESPONSES_EXTENSION}\` gives those answers (an unknown path: 404; a known path with another ` +
-    `method: 405). This document is served, without authentication, at \`${API_BASE_PATH}${OPENAPI_DOCUMENT_PATH}\`.`,
+    `method: 405). This document is served, without authentication, at \`${API_BASE_PATH}${OPENAPI_DOCUMENT_PATH}\`; ` +
+    `it and the reference page (\`${API_BASE_PATH}${REFERENCE_PAGE_PATH}\`) answer GET, and another method there gets the 405 of ` +
+    `\`${GATEWAY_RESPONSES_EXTENSION}\`.`,
 };
 
-/** Each stage on its execute-api address, then local mode. */
+/**
+ * Each stage on its execute-api address. Local mode's address is not listed: the document a stage
+ * serves is this one, and a client of a deployed stage has nothing on 127.0.0.1.
+ */
 export const SERVERS: readonly ServerObject[] = [
   ...(Object.entries(STAGE_TITLES) as [StageName, string][]).map(([stage, title]) => ({
     url: `https://{apiId}.execute-api.{region}.amazonaws.com/${stage}${API_BASE_PATH}`,
@@ -66,7 +69,6 @@ export const SERVERS: readonly ServerObject[] = [
       region: { default: 'us-east-1', description: 'The AWS region the stage is deployed to.' },
     },
   })),
-  LOCAL_SERVER,
 ];
 
 export const TAGS: readonly TagObject[] = [{ name: TAG, description: 'The animals of the store.' }];
@@ -79,25 +81,35 @@ export const SECURITY_SCHEMES: Readonly<Record<string, SecuritySchemeObject>> = 
   },
 };
 
-export const PARAMETER_DESCRIPTIONS: Record<string, string> = {
-  limit: `Maximum number of animals returned, from ${LIST_LIMIT.min} to ${LIST_LIMIT.max}.`,
-  status: 'Return only the animals with this availability status (case-sensitive).',
-  cursor:
-    'Where the page starts: the opaque value from the previous page\'s `Link: <…>; rel="next"` header. It belongs to the `status` filter it was issued for.',
-  petId: 'Identifier of the animal to retrieve.',
+/** The animal every example of the document shows; the examples of the schemas and answers derive from it. */
+export const EXAMPLE_PET = { id: 1, name: 'Rex', categoryId: 1, status: 'available' } as const satisfies Pet;
+
+/** The base address the examples use: a stage on a custom domain. */
+const EXAMPLE_BASE_URL = `https://petstore.example.com${API_BASE_PATH}`;
+
+export const PARAMETERS: Record<string, { readonly description: string; readonly example: unknown }> = {
+  limit: { description: `Maximum number of animals returned, from ${LIST_LIMIT.min} to ${LIST_LIMIT.max}.`, example: 10 },
+  status: { description: 'Return only the animals with this availability status (case-sensitive).', example: EXAMPLE_PET.status },
+  cursor: {
+    description:
+      'Where the page starts: the opaque value from the previous page\'s `Link: <…>; rel="next"` header. It belongs to the `status` filter it was issued for.',
+    example: encodeCursor(EXAMPLE_PET.status, EXAMPLE_PET.id),
+  },
+  petId: { description: 'Identifier of the animal to retrieve.', example: EXAMPLE_PET.id },
 };
 
 /** What each error code means, in the words of an operation's response. */
 export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   validation_failed:
-    '`validation_failed`: the request body, a query or a path parameter is invalid; the message names every offending field.',
+    '`validation_failed`: the request body, a query or path parameter (an unknown query parameter too) or the `Idempotency-Key` is invalid; the message names every offending field.',
   invalid_cursor: '`invalid_cursor`: the `cursor` is damaged, truncated, or belongs to another `status` filter.',
   unauthorized: '`unauthorized`: the API key is missing, malformed, unknown, revoked or expired, or the scheme is not `Bearer`.',
   not_found: '`not_found`: no animal exists for `petId`.',
   method_not_allowed: '`method_not_allowed`: the path exists, the method does not; `Allow` lists the methods.',
   payload_too_large: `\`payload_too_large\`: the request body is larger than ${MAX_BODY_BYTES} bytes (${MAX_BODY_SIZE}).`,
   idempotency_key_reused: '`idempotency_key_reused`: the `Idempotency-Key` was already used with another body; nothing was created.',
-  unsupported_media_type: '`unsupported_media_type`: the request body is not declared as `application/json` (UTF-8).',
+  unsupported_media_type:
+    '`unsupported_media_type`: the request body is not declared as JSON (`application/json` or `application/*+json`, UTF-8 or no charset), or is sent compressed (`Content-Encoding`).',
   too_many_requests:
     "`too_many_requests`: the stage's throttle (answered by API Gateway) or a per-client limit of the stage's web ACL (answered by AWS WAF, without `X-Request-Id`) refused the request; retry after `Retry-After`.",
   internal_error: '`internal_error`: an unexpected error. It is logged under the request id; quote `X-Request-Id` when reporting it.',
@@ -125,6 +137,14 @@ export const ERROR_HEADERS: Partial<Record<ErrorCode, HeaderId>> = {
  */
 export const GATEWAY_MADE_STATUSES: ReadonlySet<number> = new Set([429, 500, 503]);
 
+/**
+ * Statuses the stage's web ACL (AWS WAF) answers for an operation before API Gateway sees the request
+ * (infra/cdk/constructs/web-acl.ts): 401 to a request without a well-formed key, 429 past a
+ * per-client limit. A WAF custom response carries static headers only: no `X-Request-Id`, none of an
+ * operation's own headers.
+ */
+export const EDGE_MADE_STATUSES: ReadonlySet<number> = new Set([401, 429]);
+
 /** A header of a response: its id, or its id marked optional on this response. */
 export type HeaderUse = HeaderId | { readonly id: HeaderId; readonly required: false };
 
@@ -151,13 +171,14 @@ export interface GatewayResponseComponent {
 export const GATEWAY_RESPONSE_COMPONENTS = {
   NotFound: {
     code: 'not_found',
-    description: '`not_found`: no such path. Answered by the gateway for a path that no operation serves, before authentication.',
+    description:
+      '`not_found`: no such path. Answered by the gateway for a path that no operation serves, before authentication, whatever the `Content-Type`.',
     headers: [],
     usedBy: 'unknownPath',
   },
   MethodNotAllowed: {
     code: 'method_not_allowed',
-    description: `${ERROR_DESCRIPTIONS.method_not_allowed} Answered by the gateway, before authentication.`,
+    description: `${ERROR_DESCRIPTIONS.method_not_allowed} Answered by the gateway, before authentication, whatever the \`Content-Type\`.`,
     headers: ['Allow'],
     usedBy: 'methodNotAllowed',
   },
@@ -184,6 +205,8 @@ export interface HeaderDefinition {
   /** Present on every answer that lists it; an optional one is written inline, never by reference. */
   readonly required: boolean;
   readonly schema: JsonSchema;
+  /** A value the schema accepts, for mock servers and contract runners; a `const` schema's value otherwise. */
+  readonly example?: string | number;
 }
 
 /** Every response header the document describes, by component id. */
@@ -193,6 +216,7 @@ export const HEADERS = {
     description: "The request id (API Gateway's); the service logs every request under it. Quote it when reporting a problem.",
     required: true,
     schema: { type: 'string', minLength: 1 },
+    example: 'c0a8f3e2-5b1d-4e6f-9a7b-3d2c1e0f9a8b',
   },
   Vary: {
     name: 'Vary',
@@ -200,12 +224,14 @@ export const HEADERS = {
       'The request headers the answer depends on: `Accept-Encoding` (the gateway compresses a large body for a client that accepts gzip or deflate), and `Origin` on a stage that allows browser origins.',
     required: true,
     schema: { type: 'string', pattern: '(^|, )Accept-Encoding(,|$)' },
+    example: 'Accept-Encoding',
   },
   Location: {
     name: 'Location',
     description: 'The absolute URL of the new animal (`…/v1/pets/{id}`).',
     required: true,
     schema: { type: 'string', format: 'uri', pattern: `${escapeRegExp(`${API_BASE_PATH}/pets/`)}[1-9][0-9]*$` },
+    example: `${EXAMPLE_BASE_URL}/pets/${EXAMPLE_PET.id}`,
   },
   IdempotentReplayed: {
     name: 'Idempotent-Replayed',
@@ -218,6 +244,7 @@ export const HEADERS = {
     description: 'Present when another page follows: `<URL of the next page>; rel="next"` (RFC 8288).',
     required: false,
     schema: { type: 'string', pattern: '^<[^>]+>; rel="next"$' },
+    example: `<${EXAMPLE_BASE_URL}/pets?limit=${PARAMETERS.limit?.example}&cursor=${PARAMETERS.cursor?.example}>; rel="next"`,
   },
   WWWAuthenticate: {
     name: 'WWW-Authenticate',
@@ -225,18 +252,21 @@ export const HEADERS = {
       'The authentication challenge (RFC 6750): `Bearer realm="petstore"`, with `error="invalid_token"` when a key was given but is not valid.',
     required: true,
     schema: { type: 'string', pattern: '^Bearer realm="petstore"(, error="invalid_token")?$' },
+    example: BEARER_CHALLENGE,
   },
   Allow: {
     name: 'Allow',
     description: 'The methods the path allows.',
     required: true,
     schema: { type: 'string', pattern: '^[A-Z]+(, [A-Z]+)*$' },
+    example: 'GET, POST',
   },
   RetryAfter: {
     name: 'Retry-After',
     description: 'Seconds to wait before retrying.',
     required: true,
     schema: { type: 'integer', minimum: 0 },
+    example: 1,
   },
   Deprecation: {
     name: 'Deprecation',
@@ -258,5 +288,6 @@ export const HEADERS = {
       type: 'string',
       pattern: `^<[^>]*${escapeRegExp(API_BASE_PATH + (deprecation?.successor ?? ''))}>; rel="successor-version"$`,
     },
+    example: `<${EXAMPLE_BASE_URL}${deprecation?.successor ?? ''}>; rel="successor-version"`,
   },
 } as const satisfies Record<HeaderId, HeaderDefinition>;

@@ -4,31 +4,33 @@
  * says (the info, servers, parameter and error descriptions, headers) from contract.ts. The
  * committed `openapi.json` is this object, written by `npm run openapi`; a test keeps the two equal.
  */
-import { ERROR_CODES, type ErrorCode } from '../http/errors.ts';
+import { ERROR_CODES, type ErrorBody, type ErrorCode } from '../http/errors.ts';
 import { JSON_CONTENT_TYPE } from '../http/response.ts';
 import { mapValues } from '../map-values.ts';
 import { operations as apiOperations } from '../operations.ts';
 import type { HeaderId, HttpMethod, Operation } from '../operations/operation.ts';
 import {
   DEPRECATION_HEADERS,
+  EDGE_MADE_STATUSES,
   ERROR_DESCRIPTIONS,
   ERROR_HEADERS,
   EVERY_ANSWER_HEADERS,
+  EXAMPLE_PET,
   GATEWAY_MADE_STATUSES,
   GATEWAY_RESPONSE_COMPONENTS,
   HEADERS,
+  type HeaderDefinition,
   INFO,
   type HeaderUse,
-  LOCAL_SERVER,
   OPENAPI_VERSION,
-  PARAMETER_DESCRIPTIONS,
+  PARAMETERS,
   SECURITY_SCHEME,
   SECURITY_SCHEMES,
   SERVERS,
   TAG,
   TAGS,
 } from './contract.ts';
-import { componentRef, generateSchemas, headerSchema, type JsonSchema } from './schemas.ts';
+import { type ComponentId, componentRef, generateSchemas, headerSchema, type JsonSchema } from './schemas.ts';
 import {
   asParameterSchema,
   asSchema,
@@ -43,7 +45,7 @@ import {
   type ResponseObject,
 } from './types.ts';
 
-export { GATEWAY_RESPONSES_EXTENSION, LOCAL_SERVER, OPENAPI_VERSION };
+export { GATEWAY_RESPONSES_EXTENSION, OPENAPI_VERSION };
 export type { HeaderObject, OpenApiDocument, OperationObject, ParameterObject, Reference, ResponseObject };
 
 /**
@@ -56,36 +58,69 @@ function responseHeaders(uses: readonly HeaderUse[]): Record<string, HeaderObjec
   return Object.fromEntries(
     [...EVERY_ANSWER_HEADERS, ...uses].map((use) => {
       const id = typeof use === 'string' ? use : use.id;
-      const { name, description, required, schema } = HEADERS[id];
-      const optional = !required || typeof use !== 'string';
-      return [
-        name,
-        optional ? { description, required: false, schema: asParameterSchema(schema) } : { $ref: `#/components/headers/${id}` },
-      ];
+      const header: HeaderDefinition = HEADERS[id];
+      const optional = !header.required || typeof use !== 'string';
+      return [header.name, optional ? { ...headerObject(header), required: false } : { $ref: `#/components/headers/${id}` }];
     }),
   );
 }
 
+/** A header as the document writes it, with its example (a `const` schema's value when it has none). */
+const headerObject = ({ description, required, schema, example }: HeaderDefinition): HeaderObject => ({
+  description,
+  required,
+  schema: asParameterSchema(schema),
+  example: example ?? schema.const,
+});
+
 /** The header components: the headers that are referenced, i.e. required wherever they appear. */
 function headerComponents(): Record<string, HeaderObject> {
+  const headers: Record<string, HeaderDefinition> = HEADERS;
   return Object.fromEntries(
-    Object.entries(HEADERS)
+    Object.entries(headers)
       .filter(([, header]) => header.required)
-      .map(([id, { description, required, schema }]) => [id, { description, required, schema: asParameterSchema(schema) }]),
+      .map(([id, header]) => [id, headerObject(header)]),
   );
 }
 
-const jsonContent = (schema: JsonSchema): Record<string, MediaTypeObject> => ({ [JSON_CONTENT_TYPE]: { schema: asSchema(schema) } });
+const jsonContent = (schema: JsonSchema, example: unknown): Record<string, MediaTypeObject> => ({
+  [JSON_CONTENT_TYPE]: { schema: asSchema(schema), example },
+});
 
-/** The Error body, narrowed to the codes of one status and to that status. */
-function errorSchema(status: number, codes: readonly ErrorCode[]): JsonSchema {
-  return {
-    allOf: [componentRef('Error'), { type: 'object', properties: { code: { enum: [...codes] }, status: { const: status } } }],
+/** An Error body of `code`, whose message is the code's meaning (ERROR_DESCRIPTIONS). */
+function errorExample(code: ErrorCode): ErrorBody {
+  const meaning = ERROR_DESCRIPTIONS[code].replace(/^`[a-z_]+`: /, '');
+  return { code, message: meaning.charAt(0).toUpperCase() + meaning.slice(1), status: ERROR_CODES[code] };
+}
+
+/** The example of each component: EXAMPLE_PET, and an Error body. */
+function componentExamples(): Record<ComponentId, unknown> {
+  const { id: _, ...newPet } = EXAMPLE_PET;
+  const error = errorExample('validation_failed');
+  return { PetStatus: EXAMPLE_PET.status, Pet: EXAMPLE_PET, NewPet: newPet, Pets: [EXAMPLE_PET], ErrorCode: error.code, Error: error };
+}
+
+/**
+ * The Error body of one status: the Error component's object with `code` narrowed to the codes of
+ * that status and `status` to that status, each with its `type`, written out whole (no `allOf`), so
+ * that generators type it as one object whose `code` a client can switch on (docs/clients.md).
+ */
+function errorContent(error: JsonSchema, status: number, codes: readonly ErrorCode[]): Record<string, MediaTypeObject> {
+  const { description: _, ...shape } = error;
+  const properties = {
+    ...(shape.properties as object),
+    code: { type: 'string', enum: [...codes] },
+    status: { type: 'integer', enum: [status] },
   };
+  return jsonContent({ ...shape, properties }, errorExample(codes[0] as ErrorCode));
 }
 
 /** One response per status, from the error codes an answer can carry. */
-function errorResponses(codes: readonly ErrorCode[], operationHeaders: readonly HeaderId[]): Record<string, ResponseObject> {
+function errorResponses(
+  codes: readonly ErrorCode[],
+  operationHeaders: readonly HeaderId[],
+  context: BuildContext,
+): Record<string, ResponseObject> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
     const status = ERROR_CODES[code];
@@ -93,29 +128,40 @@ function errorResponses(codes: readonly ErrorCode[], operationHeaders: readonly 
   }
   const responses: Record<string, ResponseObject> = {};
   for (const [status, statusCodes] of byStatus) {
-    const own = operationHeaders.map((id): HeaderUse => (GATEWAY_MADE_STATUSES.has(status) ? { id, required: false } : id));
+    const [gateway, edge] = [GATEWAY_MADE_STATUSES.has(status), EDGE_MADE_STATUSES.has(status)];
+    const own = operationHeaders.map((id): HeaderUse => (gateway || edge ? { id, required: false } : id));
     responses[String(status)] = {
       description: [
         ...statusCodes.map((code) => ERROR_DESCRIPTIONS[code]),
-        ...(GATEWAY_MADE_STATUSES.has(status) && own.length > 0
+        ...(gateway && own.length > 0
           ? [
               "API Gateway can give this status too (a function that failed or could not run); its answer lacks the operation's own headers.",
             ]
           : []),
+        ...(edge
+          ? [
+              "The stage's web ACL (AWS WAF) can give this status too, before API Gateway: its answer has no `X-Request-Id`" +
+                `${own.length > 0 ? " and lacks the operation's own headers" : ''} (WAF sends static headers only).`,
+            ]
+          : []),
       ].join(' '),
-      headers: responseHeaders([...statusCodes.flatMap((code) => ERROR_HEADERS[code] ?? []), ...own]),
-      content: jsonContent(errorSchema(status, statusCodes)),
+      headers: responseHeaders([
+        ...(edge ? [{ id: 'XRequestId', required: false } as const] : []),
+        ...statusCodes.flatMap((code) => ERROR_HEADERS[code] ?? []),
+        ...own,
+      ]),
+      content: errorContent(context.schemas.components.Error, status, statusCodes),
     };
   }
   return responses;
 }
 
 /** Responses the gateway makes: components, referenced by operations and by the root extension. */
-function gatewayResponses(): Record<string, ResponseObject> {
+function gatewayResponses(context: BuildContext): Record<string, ResponseObject> {
   return mapValues(GATEWAY_RESPONSE_COMPONENTS, ({ code, description, headers }) => ({
     description,
     headers: responseHeaders(headers),
-    content: jsonContent(errorSchema(ERROR_CODES[code], [code])),
+    content: errorContent(context.schemas.components.Error, ERROR_CODES[code], [code]),
   }));
 }
 
@@ -135,6 +181,7 @@ function gatewayResponsesExtension(): OpenApiDocument[typeof GATEWAY_RESPONSES_E
 interface BuildContext {
   readonly schemas: ReturnType<typeof generateSchemas>;
   readonly operations: readonly Operation[];
+  readonly examples: Record<ComponentId, unknown>;
 }
 
 function operationObject(operation: Operation, context: BuildContext): OperationObject {
@@ -146,20 +193,21 @@ function operationObject(operation: Operation, context: BuildContext): Operation
     if (!id) continue;
     const { properties, required } = context.schemas.parameters[id];
     for (const [name, schema] of Object.entries(properties)) {
-      const description = PARAMETER_DESCRIPTIONS[name];
-      if (!description) throw new Error(`Parameter ${name} of ${operation.operationId} has no description in PARAMETER_DESCRIPTIONS`);
+      const parameter = PARAMETERS[name];
+      if (!parameter) throw new Error(`Parameter ${name} of ${operation.operationId} has no description in PARAMETERS`);
       parameters.push({
         name,
         in: where,
-        description,
+        description: parameter.description,
         required: where === 'path' || required.includes(name),
         schema: asParameterSchema(schema),
+        example: parameter.example,
       });
     }
   }
   for (const { schema: id, description, required } of operation.headers ?? []) {
-    const { name, schema } = headerSchema(id);
-    parameters.push({ name, in: 'header', description, required, schema: asParameterSchema(schema) });
+    const { name, schema, example } = headerSchema(id);
+    parameters.push({ name, in: 'header', description, required, schema: asParameterSchema(schema), example });
   }
 
   const { success, deprecation, requestBody } = operation;
@@ -169,9 +217,9 @@ function operationObject(operation: Operation, context: BuildContext): Operation
       description: success.description,
       headers: responseHeaders([...success.headers, ...deprecationHeaders]),
       // A 204 has no body, hence no content.
-      ...('schema' in success ? { content: jsonContent(componentRef(success.schema)) } : {}),
+      ...('schema' in success ? { content: jsonContent(componentRef(success.schema), context.examples[success.schema]) } : {}),
     },
-    ...errorResponses(operation.errors, deprecationHeaders),
+    ...errorResponses(operation.errors, deprecationHeaders, context),
   };
   for (const [name, { code, usedBy }] of Object.entries(GATEWAY_RESPONSE_COMPONENTS)) {
     if (usedBy === 'operations') responses[String(ERROR_CODES[code])] = responseRef(name);
@@ -192,7 +240,7 @@ function operationObject(operation: Operation, context: BuildContext): Operation
           requestBody: {
             description: requestBody.description,
             required: true as const,
-            content: jsonContent(componentRef(requestBody.schema)),
+            content: jsonContent(componentRef(requestBody.schema), context.examples[requestBody.schema]),
           },
         }
       : {}),
@@ -214,7 +262,7 @@ function deprecationDescription({ sunset, successor }: NonNullable<Operation['de
  * deterministic: the same code gives the same document.
  */
 export function buildOpenApiDocument(operations: readonly Operation[] = apiOperations): OpenApiDocument {
-  const context: BuildContext = { schemas: generateSchemas(), operations };
+  const context: BuildContext = { schemas: generateSchemas(), operations, examples: componentExamples() };
   const paths: Record<string, PathItemObject> = {};
   for (const resource of new Set(operations.map((o) => o.resource))) {
     const item: PathItemObject = {};
@@ -230,8 +278,13 @@ export function buildOpenApiDocument(operations: readonly Operation[] = apiOpera
     tags: [...TAGS],
     paths,
     components: {
-      schemas: mapValues(context.schemas.components, asSchema),
-      responses: gatewayResponses(),
+      schemas: Object.fromEntries(
+        Object.entries(context.schemas.components).map(([id, schema]) => [
+          id,
+          asSchema({ ...schema, examples: [context.examples[id as ComponentId]] }),
+        ]),
+      ),
+      responses: gatewayResponses(context),
       headers: headerComponents(),
       securitySchemes: { ...SECURITY_SCHEMES },
     },

@@ -59,10 +59,10 @@ const PARAMETER_SCHEMAS = [
   { id: 'PetIdPath', schema: PetIdPath },
 ] as const;
 
-/** Request header parameters: the header's name and the schema its value is checked with. */
+/** Request header parameters: the header's name, the schema its value is checked with, an example. */
 const HEADER_SCHEMAS = {
-  IdempotencyKeyHeader: { name: IDEMPOTENCY_KEY_HEADER, schema: IdempotencyKeyHeader },
-} as const satisfies Record<string, { name: string; schema: z.core.$ZodType }>;
+  IdempotencyKeyHeader: { name: IDEMPOTENCY_KEY_HEADER, schema: IdempotencyKeyHeader, example: '6f1c2d9e-8b7a-4c3f-9e2d-1a0b3c4d5e6f' },
+} as const satisfies Record<string, { name: string; schema: z.core.$ZodType; example: string }>;
 
 export type ComponentId = (typeof COMPONENTS)[number]['id'];
 export type ParameterSchemaId = (typeof PARAMETER_SCHEMAS)[number]['id'];
@@ -140,10 +140,10 @@ function convert(
   return result;
 }
 
-/** A request header's name, and its schema as a standalone JSON Schema. */
-export function headerSchema(id: HeaderSchemaId): { name: string; schema: JsonSchema } {
-  const { name, schema } = HEADER_SCHEMAS[id];
-  return { name, schema: standaloneSchema(schema) };
+/** A request header's name, its schema as a standalone JSON Schema, and its example. */
+export function headerSchema(id: HeaderSchemaId): { name: string; schema: JsonSchema; example: string } {
+  const { name, schema, example } = HEADER_SCHEMAS[id];
+  return { name, schema: standaloneSchema(schema), example };
 }
 
 /** One zod schema as a standalone JSON Schema, without zod's `$schema`. */

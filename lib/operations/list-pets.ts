@@ -11,10 +11,11 @@ export const listPets = {
   tables: { [petsTable.logicalName]: { table: ['Scan'], indexes: { [BY_STATUS_INDEX]: ['Query'] } } },
   summary: 'List animals',
   description:
-    'A page of animals, optionally filtered by availability status: in id (creation) order with `status`, in no ' +
-    'particular order without it. Following the pages visits every animal that exists throughout, once. When more follow, the ' +
-    '`Link` header with `rel="next"` gives the URL of the next page (it keeps `limit` and `status` and adds ' +
-    'the opaque `cursor`); the last page has no such header.',
+    'A page of animals, optionally filtered by availability status. Neither listing is in creation order: with `status` ' +
+    'the animals come in a fixed order of their own, the same on every walk whatever the `limit`; without it, in no ' +
+    'particular order. Following the pages gives no animal twice and every animal that existed when the walk began (one ' +
+    'created a moment before may not be listed yet). When more follow, the `Link` header with `rel="next"` gives the URL ' +
+    'of the next page (it keeps `limit` and `status` and adds the opaque `cursor`); the last page has no such header.',
   query: 'ListPetsQuery',
   success: { status: 200, description: 'A page of animals (possibly empty).', schema: 'Pets', headers: ['NextPageLink'] },
   errors: ['validation_failed', 'invalid_cursor', 'unauthorized', 'internal_error', 'service_unavailable'],

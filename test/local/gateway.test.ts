@@ -175,12 +175,38 @@ describe('MOCK integrations and gateway responses, rendered from the template', 
     expect(res.json).toMatchObject({ code: 'not_found', status: 404 });
   });
 
-  it('answers a mock request whose Content-Type has no request template with UNSUPPORTED_MEDIA_TYPE (415)', async () => {
-    const res = await call(api(), 'DELETE', '/v1/pets', { 'Content-Type': 'text/csv' });
-    expect(res.statusCode).toBe(415);
-    expect(res.headers).toMatchObject({ 'X-Request-Id': 'req-1', 'Cache-Control': 'no-store' });
-    expect(res.json).toMatchObject({ code: 'unsupported_media_type', status: 415 });
+  it.each([
+    ['DELETE', '/v1/pets', 405],
+    ['GET', '/v1/nothing', 404],
+    ['GET', '/v1/openapi.json', 200],
+  ])('answers %s %s with %i whatever the Content-Type: a mock passes one without a template through', async (method, path, status) => {
+    for (const type of ['text/csv', 'image/png', 'application/x-foo']) {
+      const res = await call(api(), method, path, { 'Content-Type': type });
+      expect(res.statusCode, type).toBe(status);
+      expect(res.headers, type).toMatchObject({ 'Content-Type': 'application/json', 'X-Request-Id': 'req-1' });
+    }
   });
+
+  it.each(['NEVER', 'WHEN_NO_TEMPLATES'])(
+    'refuses a Content-Type without a template with UNSUPPORTED_MEDIA_TYPE (415) under %s',
+    async (behaviour) => {
+      const refusing = structuredClone(definition);
+      const integration = matchPath(refusing.root, '/v1/pets')?.resource.methods.get('ANY')?.integration;
+      if (integration?.type !== 'MOCK') throw new Error('ANY /v1/pets is a mock');
+      (integration as { passthroughBehavior: string }).passthroughBehavior = behaviour;
+      const res = await call(
+        new LocalRestApi(refusing, echo, { throttling: false, maxBodyBytes: GATEWAY_MAX_BODY_BYTES }),
+        'DELETE',
+        '/v1/pets',
+        {
+          'Content-Type': 'text/csv',
+        },
+      );
+      expect(res.statusCode).toBe(415);
+      expect(res.headers).toMatchObject({ 'X-Request-Id': 'req-1', 'Cache-Control': 'no-store' });
+      expect(res.json).toMatchObject({ code: 'unsupported_media_type', status: 415 });
+    },
+  );
 
   it('answers a body over the gateway limit with REQUEST_TOO_LARGE (413) before any function runs', async () => {
     const res = await call(api(), 'POST', '/v1/pets', { 'Content-Length': String(10 * 1024 * 1024 + 1) });

@@ -6,13 +6,16 @@
  * document with Ajv (JSON Schema 2020-12, the dialect of OpenAPI 3.1) and ajv-formats.
  *
  * A request that matches no path gets the document's `x-gateway-responses.unknownPath` answer
- * (404); a known path with an undocumented method gets `methodNotAllowed` (405).
+ * (404); a known path with an undocumented method gets `methodNotAllowed` (405). The documentation
+ * (the document itself and the reference page) answers GET outside the operations, and any other
+ * method with `methodNotAllowed`, as the document's description says.
  */
 import { AssertionError } from 'node:assert';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 // ajv-formats is CommonJS: its default import is module.exports, whose `default` is the plugin.
 import ajvFormatsModule from 'ajv-formats';
-import { API_BASE_PATH, type HttpMethod, OPENAPI_DOCUMENT_PATH } from '#lib/routes.ts';
+import { API_BASE_PATH, type HttpMethod, OPENAPI_DOCUMENT_PATH, PUBLIC_DOCUMENT_METHODS } from '#lib/routes.ts';
+import { REFERENCE_PAGE_RESOURCES } from '#lib/openapi/reference-page.ts';
 import {
   buildOpenApiDocument,
   GATEWAY_RESPONSES_EXTENSION,
@@ -92,8 +95,8 @@ export function createContractValidator(document: OpenApiDocument, basePath = AP
     url: URL,
     status: number,
   ): { label: string; response?: Located<ResponseObject>; problem?: string } => {
-    const relative = url.pathname === basePath || url.pathname.startsWith(`${basePath}/`) ? url.pathname.slice(basePath.length) : undefined;
-    const template = relative === undefined ? undefined : matchTemplate(Object.keys(document.paths), relative);
+    const relative = relativePath(url, basePath);
+    const template = relative === undefined ? undefined : matchTemplate([...Object.keys(document.paths), ...DOCUMENTATION_PATHS], relative);
     const gateway = document[GATEWAY_RESPONSES_EXTENSION];
     if (template === undefined) {
       const label = `${method} ${url.pathname} (no such path)`;
@@ -130,8 +133,11 @@ export function createContractValidator(document: OpenApiDocument, basePath = AP
     const response = original.clone();
     const upper = method.toUpperCase();
     const target = new URL(url);
-    // The document itself is public documentation, not an operation of the API.
-    if (target.pathname === `${basePath}${OPENAPI_DOCUMENT_PATH}` && upper === 'GET') {
+    // The documentation is public, not an operation of the API: only the document itself is checked (a HEAD has no body).
+    const relative = relativePath(target, basePath);
+    const documentation = relative !== undefined && matchTemplate(DOCUMENTATION_PATHS, relative) !== undefined;
+    if (documentation && (PUBLIC_DOCUMENT_METHODS as readonly string[]).includes(upper)) {
+      if (upper === 'HEAD' || matchTemplate([OPENAPI_DOCUMENT_PATH], relative) === undefined) return [];
       const label = `GET ${target.pathname} (the document) → ${response.status}`;
       if (response.status !== 200) return [`${label}: the document is served with 200`];
       const body = (await response.json().catch(() => undefined)) as { openapi?: unknown } | undefined;
@@ -203,6 +209,15 @@ let shared: ContractValidator | undefined;
 export function contract(): ContractValidator {
   shared ??= createContractValidator(buildOpenApiDocument());
   return shared;
+}
+
+/** The paths served outside the operations, relative to the base path. */
+const DOCUMENTATION_PATHS = [OPENAPI_DOCUMENT_PATH, ...REFERENCE_PAGE_RESOURCES];
+
+/** The path under the base path, empty segments ignored as the gateway ignores them; undefined outside it. */
+function relativePath(url: URL, basePath: string): string | undefined {
+  const path = url.pathname.replace(/\/{2,}/g, '/');
+  return path === basePath || path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : undefined;
 }
 
 /**

@@ -89,9 +89,10 @@ export const ACCESS_LOG_FIELDS: Readonly<Record<string, string>> = {
 };
 
 /**
- * Content types the mock methods have a request template for. The template only feeds the mock
- * its status; a request whose Content-Type is not listed gets the gateway's 415 (Error body) rather
- * than a mock that cannot parse its input.
+ * Content types the mock methods have a request template for: the template feeds the mock its
+ * status, which picks a CORS origin's answer (cors-preflight.ts). A request of any other
+ * Content-Type passes through (WHEN_NO_MATCH) and gets the mock's default answer, so a wrong path
+ * or method is a 404 or 405 whatever the Content-Type, never a 415 (docs/openapi.md).
  */
 export const MOCK_CONTENT_TYPES = [
   'application/json',
@@ -344,7 +345,7 @@ function addMockMethod(resource: IResource, answer: MockAnswer): void {
   resource.addMethod(
     answer.method ?? 'ANY',
     new MockIntegration({
-      passthroughBehavior: PassthroughBehavior.NEVER,
+      passthroughBehavior: PassthroughBehavior.WHEN_NO_MATCH,
       requestTemplates: Object.fromEntries(MOCK_CONTENT_TYPES.map((type) => [type, requestTemplate])),
       integrationResponses: [
         // No selectionPattern: the default response, whatever the mock's own status.
@@ -380,7 +381,7 @@ function addPreflight(resource: IResource, methods: readonly string[], origins: 
   resource.addMethod(
     'OPTIONS',
     new MockIntegration({
-      passthroughBehavior: PassthroughBehavior.NEVER,
+      passthroughBehavior: PassthroughBehavior.WHEN_NO_MATCH,
       requestTemplates: Object.fromEntries(MOCK_CONTENT_TYPES.map((type) => [type, requestTemplate])),
       integrationResponses: [
         {

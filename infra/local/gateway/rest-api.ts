@@ -176,8 +176,10 @@ export class LocalRestApi {
 
   /**
    * A MOCK integration's answer: the request template for the request's Content-Type gives the
-   * mock its status, which selects the integration response. Undefined when the request template
-   * reads the body (`$input`): the answer then waits for it.
+   * mock its status, which selects the integration response. A Content-Type without a template is
+   * refused (415) or its body passes through as the mock's input, as the passthrough behaviour says
+   * (docs/local-mode.md). Undefined when the answer reads the body (`$input`, or a passed-through
+   * body): it then waits for it.
    */
   #mock(
     integration: MockIntegration,
@@ -187,12 +189,13 @@ export class LocalRestApi {
     body?: string,
   ): APIGatewayProxyResult | undefined {
     const contentType = mediaType(headerOf(head.rawHeaders, 'content-type')) ?? 'application/json';
-    const requestTemplate = integration.requestTemplates[contentType];
-    if (requestTemplate === undefined && integration.passthroughBehavior === 'NEVER') {
-      return this.#gatewayError('UNSUPPORTED_MEDIA_TYPE', head, resource);
-    }
-    // Only a template that reads the body waits for it; `$input.params` needs the head alone.
-    if (requestTemplate !== undefined && /\$input\.(?:body|json|path)\b/.test(requestTemplate) && body === undefined) return undefined;
+    const { passthroughBehavior, requestTemplates } = integration;
+    const requestTemplate = requestTemplates[contentType];
+    const refused =
+      passthroughBehavior === 'NEVER' || (passthroughBehavior === 'WHEN_NO_TEMPLATES' && Object.keys(requestTemplates).length > 0);
+    if (requestTemplate === undefined && refused) return this.#gatewayError('UNSUPPORTED_MEDIA_TYPE', head, resource);
+    // A template that reads the body, or a body passed through, waits for it; `$input.params` needs the head alone.
+    if (body === undefined && (requestTemplate === undefined || /\$input\.(?:body|json|path)\b/.test(requestTemplate))) return undefined;
     const input = this.#templateInput(head, resource, pathParameters, body ?? '');
     const rendered = requestTemplate === undefined ? (body ?? '') : renderTemplate(requestTemplate, input);
     const mockStatus = String((safeJson(rendered) as { statusCode?: unknown } | undefined)?.statusCode ?? 200);
