@@ -169,10 +169,6 @@ export class PetStoreApi extends Construct {
     this.addRoutes(props.targets, settings.allowedOrigins);
     this.addReferencePage(props.referenceTarget);
     this.addGatewayResponses(settings.allowedOrigins);
-    if (settings.webAcl) {
-      this.webAcl = new WebAcl(this, 'WebAcl', { stage: this.api.deploymentStage, ...stageCapacity(settings).webAcl });
-    }
-
     this.executeApiBaseUrl = this.api.urlForPath(API_BASE_PATH);
     this.baseUrl = this.executeApiBaseUrl;
     if (settings.customDomain) {
@@ -196,6 +192,13 @@ export class PetStoreApi extends Construct {
         target: RecordTarget.fromAlias(new ApiGatewayDomain(this.domain)),
       });
       this.baseUrl = `https://${domainName}${API_BASE_PATH}`;
+    }
+    if (settings.webAcl) {
+      this.webAcl = new WebAcl(this, 'WebAcl', {
+        stage: this.api.deploymentStage,
+        baseUrl: this.baseUrl,
+        ...stageCapacity(settings).webAcl,
+      });
     }
 
     Validations.of(this).acknowledge(

@@ -24,6 +24,7 @@ import type {
   MockIntegration,
   RestApiDefinition,
 } from './template.ts';
+import { STAGE_ADDRESS } from './template.ts';
 import { MethodThrottle } from './throttle.ts';
 import { LocalWebAcl } from './web-acl.ts';
 import { type ContextVariables, renderTemplate, valueAt } from './velocity.ts';
@@ -102,7 +103,11 @@ export class LocalRestApi {
       uriPath: head.path,
       header: (name) => headerOf(head.rawHeaders, name),
     });
-    if (blocked) return { answer: { statusCode: blocked.status, headers: { ...blocked.headers }, body: blocked.body } };
+    if (blocked) {
+      const own = (value: string) => value.replaceAll(STAGE_ADDRESS, `http://${head.domainName}`);
+      const headers = Object.fromEntries(Object.entries(blocked.headers).map(([name, value]) => [name, own(value)]));
+      return { answer: { statusCode: blocked.status, headers, body: blocked.body } };
+    }
     const match = matchPath(this.definition.root, head.path);
     const method = match && methodFor(match.resource, head.method);
     if (!match || !method) return { answer: this.#gatewayError('MISSING_AUTHENTICATION_TOKEN', head) };
