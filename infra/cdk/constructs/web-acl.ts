@@ -27,8 +27,7 @@ import { BEARER_CHALLENGE, BEARER_SCHEME } from '#lib/http/bearer-auth.ts';
 import { deprecationHeaders } from '#lib/http/deprecation.ts';
 import { COMMON_RESPONSE_HEADERS } from '#lib/http/response.ts';
 import { REFERENCE_PAGE_RESOURCES } from '#lib/openapi/reference-page.ts';
-import { operations } from '#lib/operations.ts';
-import type { ApiOperation } from '#lib/operations.ts';
+import { type ApiOperation, operations } from '#lib/operations.ts';
 import { API_BASE_PATH } from '#lib/routes.ts';
 import { errorBody } from './gateway-responses.ts';
 
@@ -45,10 +44,11 @@ export const UNAUTHORIZED_BODY_KEY = 'unauthorized';
 export const RATE_LIMITED_MESSAGE = 'Too many requests from this client. Slow down and retry after the Retry-After delay.';
 export const EDGE_UNAUTHORIZED_MESSAGE = `Missing or malformed API key: send it as "Authorization: ${BEARER_SCHEME} <API_KEY>", the scheme and the key separated by spaces only.`;
 
+const current = operations.filter((o) => !o.deprecation);
 const deprecated = operations.flatMap((o) => (o.deprecation ? [{ ...o, deprecation: o.deprecation }] : []));
 
 /** The rules by name, in priority order. */
-export const WEB_ACL_RULES: readonly string[] = [
+export const WEB_ACL_RULES = [
   'keyless',
   ...deprecated.map((o) => `keyless-${o.operationId}`),
   'per-source-ip',
@@ -103,15 +103,16 @@ export function bearerKeyPattern(): string {
  * WAF may not see that header (docs/scaling.md, "Made-up keys").
  */
 export function resourcePathPattern(resources: readonly string[], stageName: string): string {
-  const literal = (p: string) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const parts = (path: string) => path.split('/').filter((part) => part !== '');
+  const part = (p: string) => (/^\{[^}+]+\}$/.test(p) ? '[^/]+' : p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   const pattern = (path: string) =>
-    parts(path)
-      .map((p) => (/^\{[^}+]+\}$/.test(p) ? '[^/]+' : literal(p)))
+    path
+      .split('/')
+      .filter((p) => p !== '')
+      .map(part)
       .join('/+');
   const alternatives = resources.map(pattern);
   const tail = alternatives.length === 1 ? alternatives[0] : `(?:${alternatives.join('|')})`;
-  return `^(?:[A-Za-z][A-Za-z0-9+.-]*:/+[^/]*)?(?:/+\\.\\.)*/+(?:${literal(stageName)}/+)?${pattern(API_BASE_PATH)}/+${tail}/*$`;
+  return `^(?:[A-Za-z][A-Za-z0-9+.-]*:/+[^/]*)?(?:/+\\.\\.)*/+(?:${part(stageName)}/+)?${pattern(API_BASE_PATH)}/+${tail}/*$`;
 }
 
 /**
@@ -136,16 +137,9 @@ function regex(fieldToMatch: CfnWebACL.FieldToMatchProperty, regexString: string
 /** A request to one of `resources` under the base path, in any of its spellings. */
 function underBase(resources: readonly string[], stageName: string): Statement {
   const pattern = resourcePathPattern(resources, stageName);
+  const transformations = (types: readonly string[]) => types.map((type, priority) => ({ priority, type }));
   // FieldToMatch's members are untyped in the L1 construct: they are written as CloudFormation spells them.
-  return anyOf(
-    PATH_SPELLINGS.map((types) =>
-      regex(
-        { uriPath: {} },
-        pattern,
-        types.map((type, priority) => ({ priority, type })),
-      ),
-    ),
-  );
+  return anyOf(PATH_SPELLINGS.map((types) => regex({ uriPath: {} }, pattern, transformations(types))));
 }
 
 /** A request to one of `ops`: its method on its resource. */
@@ -193,47 +187,27 @@ export class WebAcl extends Construct {
       metricName,
       sampledRequestsEnabled: false,
     });
-    const headers = (extra: Record<string, string>) =>
-      Object.entries({ ...COMMON_RESPONSE_HEADERS, ...extra }).map(([headerName, value]) => ({ name: headerName, value }));
-    const rateLimited: CfnWebACL.RuleActionProperty = {
-      block: {
-        customResponse: {
-          responseCode: 429,
-          customResponseBodyKey: RATE_LIMITED_BODY_KEY,
-          // A client that waits one window finds its count below the limit again.
-          responseHeaders: headers({ 'Retry-After': String(WEB_ACL_WINDOW_SECONDS) }),
-        },
-      },
+    const block = (responseCode: number, customResponseBodyKey: string, extra: Record<string, string>): CfnWebACL.RuleActionProperty => {
+      const responseHeaders = Object.entries({ ...COMMON_RESPONSE_HEADERS, ...extra }).map(([name, value]) => ({ name, value }));
+      return { block: { customResponse: { responseCode, customResponseBodyKey, responseHeaders } } };
     };
+    // A client that waits one window finds its count below the limit again.
+    const rateLimited = block(429, RATE_LIMITED_BODY_KEY, { 'Retry-After': String(WEB_ACL_WINDOW_SECONDS) });
     const rateBased = (limit: number, key: Partial<CfnWebACL.RateBasedStatementProperty>): Statement => ({
       rateBasedStatement: { limit, evaluationWindowSec: WEB_ACL_WINDOW_SECONDS, aggregateKeyType: 'IP', ...key },
     });
+    const malformedKey: Statement = { notStatement: { statement: regex({ singleHeader: { Name: 'authorization' } }, bearerKeyPattern()) } };
     const keyless = (ops: readonly ApiOperation[], extra: Record<string, string>) => ({
-      statement: allOf([
-        { notStatement: { statement: regex({ singleHeader: { Name: 'authorization' } }, bearerKeyPattern()) } },
-        petOperation(ops, stageName),
-      ]),
-      action: {
-        block: {
-          customResponse: {
-            responseCode: 401,
-            customResponseBodyKey: UNAUTHORIZED_BODY_KEY,
-            responseHeaders: headers({ 'WWW-Authenticate': BEARER_CHALLENGE, ...extra }),
-          },
-        },
-      },
+      statement: allOf([malformedKey, petOperation(ops, stageName)]),
+      action: block(401, UNAUTHORIZED_BODY_KEY, { 'WWW-Authenticate': BEARER_CHALLENGE, ...extra }),
     });
-    // The function's deprecation headers; the successor's address is the stage's base address, which
-    // CloudFormation fills in (Fn::Sub).
+    // The function's deprecation headers, the successor at the stage's base address (CloudFormation's Fn::Sub).
     const deprecatedHeaders = (d: (typeof deprecated)[number]['deprecation']) => {
       const { Link, ...fixed } = deprecationHeaders(d, `\${BaseUrl}${d.successor}`);
       return { ...fixed, Link: Fn.sub(Link, { BaseUrl: props.baseUrl }) };
     };
     const rules: { statement: Statement; action: CfnWebACL.RuleActionProperty }[] = [
-      keyless(
-        operations.filter((o) => !o.deprecation),
-        {},
-      ),
+      keyless(current, {}),
       ...deprecated.map((o) => keyless([o], deprecatedHeaders(o.deprecation))),
       { statement: rateBased(props.perIpPerMinute, {}), action: rateLimited },
       {

@@ -305,26 +305,18 @@ export const STAGE_ADDRESS = '\0stage address\0';
  */
 function headerValue(where: string, value: unknown, [apiId, stageId]: [string, string]): string {
   if (typeof value === 'string') return value;
-  const sub = isRecord(value) ? value['Fn::Sub'] : undefined;
-  const [text, variables] = Array.isArray(sub) ? sub : [];
-  const address = [
-    'https://',
-    { Ref: apiId },
-    '.execute-api.',
-    { Ref: 'AWS::Region' },
-    '.',
-    { Ref: 'AWS::URLSuffix' },
-    '/',
-    { Ref: stageId },
-  ];
+  const [text, variables = {}] = ((isRecord(value) && value['Fn::Sub']) || []) as [unknown, Record<string, unknown>?];
+  // As CloudFormation spells it, every other part a Ref.
+  const address = ['https://', apiId, '.execute-api.', 'AWS::Region', '.', 'AWS::URLSuffix', '/', stageId].map((p, i) =>
+    i % 2 ? { Ref: p } : p,
+  );
   const resolve = (v: unknown): string | undefined => {
-    if (typeof v === 'string') return v;
-    const [delimiter, parts] = (isRecord(v) && Array.isArray(v['Fn::Join']) ? v['Fn::Join'] : []) as [unknown, unknown[]?];
-    const rest = parts?.slice(address.length) ?? [];
-    const isAddress = delimiter === '' && JSON.stringify(parts?.slice(0, address.length)) === JSON.stringify(address);
-    return isAddress && rest.every((p) => typeof p === 'string') ? STAGE_ADDRESS + rest.join('') : undefined;
+    const [delimiter, parts = []] = ((isRecord(v) && v['Fn::Join']) || []) as [unknown, unknown[]?];
+    const rest = parts.slice(address.length);
+    const isAddress = delimiter === '' && JSON.stringify(parts.slice(0, address.length)) === JSON.stringify(address);
+    return typeof v === 'string' ? v : isAddress && rest.every((p) => typeof p === 'string') ? STAGE_ADDRESS + rest.join('') : undefined;
   };
-  const values = Object.entries(isRecord(variables) ? variables : {}).map(([name, v]) => [name, resolve(v)] as const);
+  const values = Object.entries(variables).map(([name, v]) => [name, resolve(v)] as const);
   if (typeof text !== 'string' || values.some(([, v]) => v === undefined)) {
     throw new Error(`${where}: local mode renders text, or Fn::Sub over text and the stage's execute-api address, only`);
   }
