@@ -76,6 +76,9 @@ export function stageCapacityTable(): string {
     ),
     row('WAF per source address', (_, c) => `${fmt(c.webAcl.perIpPerMinute)}/min (${perSecond(c.webAcl.perIpPerMinute)} req/s)`),
     row('WAF docs routes per source address', (_, c) => `${fmt(c.webAcl.docsPerIpPerMinute)}/min`),
+    row('addresses at the per-address limit that fill one API method, ⌈r × 60 ÷ that limit⌉', (s, c) =>
+      fmt(Math.ceil((s.throttlingRateLimit * 60) / c.webAcl.perIpPerMinute)),
+    ),
   ];
   const total = capacities.reduce((sum, c) => sum + c.concurrencyNeed, 0);
   const limit = Math.min(...stages.map((s) => s.accountConcurrency));

@@ -100,7 +100,7 @@ export function bearerKeyPattern(): string {
  * slash ignored, a `{param}` one non-empty part; `/<stage>` in front (the execute-api address) or
  * not (a custom domain), the URI's scheme and host in front (an absolute-form target), and leading
  * `..` parts (which NORMALIZE_PATH keeps) allowed. No Host header decides which address it is:
- * WAF may not see that header (docs/scaling.md, "Made-up keys").
+ * WAF may not see that header (docs/scaling.md, "The edge").
  */
 export function resourcePathPattern(resources: readonly string[], stageName: string): string {
   const part = (p: string) => (/^\{[^}+]+\}$/.test(p) ? '[^/]+' : p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
