@@ -15,16 +15,16 @@ import { preferredCoding } from '#lib/http/content-coding.ts';
 import { toProxyEvent, type GatewayRequest } from './proxy-event.ts';
 import { headerIn, headerOf } from './headers.ts';
 import { matchPath, methodFor } from './router.ts';
-import type {
-  ApiMethod,
-  ApiResource,
-  GatewayResponseDefinition,
-  IntegrationResponse,
-  LambdaFunctionDefinition,
-  MockIntegration,
-  RestApiDefinition,
+import {
+  type ApiMethod,
+  type ApiResource,
+  type GatewayResponseDefinition,
+  type IntegrationResponse,
+  type LambdaFunctionDefinition,
+  type MockIntegration,
+  type RestApiDefinition,
+  STAGE_ADDRESS,
 } from './template.ts';
-import { STAGE_ADDRESS } from './template.ts';
 import { MethodThrottle } from './throttle.ts';
 import { LocalWebAcl } from './web-acl.ts';
 import { type ContextVariables, renderTemplate, valueAt } from './velocity.ts';
