@@ -28,7 +28,7 @@ export const PRICES = {
   dynamodbPerMillionRru: 0.125,
   /** Per GB ingested, by log class. */
   cloudWatchLogsPerGb: { STANDARD: 0.5, INFREQUENT_ACCESS: 0.25 },
-  /** WAF, where the stage has its web ACL: per request, plus $5 a month for the ACL and $1 per rule (two). */
+  /** WAF, where the stage has its web ACL: per request, plus $5 a month for the ACL and $1 per rule. */
   wafPerMillionRequests: 0.6,
   wafPerMonth: { webAcl: 5, rule: 1 },
 } as const;

@@ -14,14 +14,16 @@ interface CacheEntry {
   readonly expires: number;
 }
 
-/** Bounds memory when a client sprays random well-formed keys at us. */
+/** Bounds memory, for known keys and for unknown ones each, when a client sprays random well-formed keys at us. */
 export const MAX_CACHE_ENTRIES = 1_000;
 
 export class KeyVerifier {
   readonly #lookup: ApiKeyLookup;
   readonly #cacheMs: number;
   readonly #now: () => number;
-  readonly #cache = new Map<string, CacheEntry>();
+  readonly #known = new Map<string, CacheEntry>();
+  /** Keys the store does not hold, kept apart: made-up keys evict only each other, never a real key. */
+  readonly #unknown = new Map<string, CacheEntry>();
 
   constructor(lookup: ApiKeyLookup, options: { cacheMs: number; now?: () => number }) {
     this.#lookup = lookup;
@@ -34,21 +36,22 @@ export class KeyVerifier {
     if (!isWellFormedApiKey(token)) return undefined;
     const keyHash = hashApiKey(token);
     const now = this.#now();
-    let entry = this.#cache.get(keyHash);
+    let entry = this.#known.get(keyHash) ?? this.#unknown.get(keyHash);
     if (!entry || entry.expires <= now) {
       entry = { record: await this.#lookup.findByHash(keyHash), expires: now + this.#cacheMs };
-      this.#remember(keyHash, entry);
+      this.#known.delete(keyHash);
+      this.#unknown.delete(keyHash);
+      remember(entry.record ? this.#known : this.#unknown, keyHash, entry);
     }
     return entry.record !== undefined && isUsable(entry.record, new Date(now)) ? entry.record : undefined;
   }
+}
 
-  #remember(keyHash: string, entry: CacheEntry): void {
-    this.#cache.delete(keyHash);
-    if (this.#cache.size >= MAX_CACHE_ENTRIES) {
-      // Maps iterate in insertion order: the first key is the least recently refreshed.
-      const oldest = this.#cache.keys().next().value;
-      if (oldest !== undefined) this.#cache.delete(oldest);
-    }
-    this.#cache.set(keyHash, entry);
+function remember(cache: Map<string, CacheEntry>, keyHash: string, entry: CacheEntry): void {
+  if (cache.size >= MAX_CACHE_ENTRIES) {
+    // Maps iterate in insertion order: the first key is the least recently refreshed.
+    const oldest = cache.keys().next().value;
+    if (oldest !== undefined) cache.delete(oldest);
   }
+  cache.set(keyHash, entry);
 }

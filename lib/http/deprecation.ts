@@ -10,16 +10,17 @@ import { API_BASE_PATH, absoluteUrl } from './urls.ts';
 /** RFC 9745 date of deprecation, `@<epoch seconds>`: 2026-01-01, the API's first release. */
 export const DEPRECATED_SINCE = '@1767225600';
 
+/** `headers` and the deprecation headers, given the successor's absolute URL; the web ACL's 401 for the operation carries them too. */
+export function deprecationHeaders(options: { sunset: string }, successorUrl: string, headers: Record<string, string> = {}) {
+  return { ...headers, Deprecation: DEPRECATED_SINCE, Sunset: options.sunset, Link: `<${successorUrl}>; rel="successor-version"` };
+}
+
 /** `sunset` and `successor` as in the operation's descriptor (lib/operations/operation.ts). */
 export function deprecation(options: { sunset: string; successor: string }): MiddlewareObj<APIGatewayProxyEvent, ApiResult> {
   const mark = (request: Request<APIGatewayProxyEvent, ApiResult>): void => {
     if (!request.response) return;
-    request.response.headers = {
-      ...request.response.headers,
-      Deprecation: DEPRECATED_SINCE,
-      Sunset: options.sunset,
-      Link: `<${absoluteUrl(request.event, API_BASE_PATH + options.successor)}>; rel="successor-version"`,
-    };
+    const successorUrl = absoluteUrl(request.event, API_BASE_PATH + options.successor);
+    request.response.headers = deprecationHeaders(options, successorUrl, request.response.headers);
   };
   return { after: mark, onError: mark };
 }

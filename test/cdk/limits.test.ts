@@ -10,18 +10,26 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { GATEWAY_RESPONSES } from '../../infra/cdk/constructs/gateway-responses.ts';
 import {
   bearerKeyPattern,
+  PATH_SPELLINGS,
   RATE_LIMITED_BODY_KEY,
   resourcePathPattern,
   UNAUTHORIZED_BODY_KEY,
   WEB_ACL_WINDOW_SECONDS,
 } from '../../infra/cdk/constructs/web-acl.ts';
 import { routes } from '#lib/routes.ts';
+import { deprecationHeaders } from '#lib/http/deprecation.ts';
+import { COMMON_RESPONSE_HEADERS } from '#lib/http/response.ts';
+import { getPet } from '#lib/operations/get-pet.ts';
+import { operations } from '#lib/operations.ts';
+import { REFERENCE_PAGE_RESOURCES } from '#lib/openapi/reference-page.ts';
 import { fmt, minimumApiConcurrency, stageCapacity } from '../../infra/cdk/capacity.ts';
 import { buildApp } from '../../infra/cdk/app.ts';
 import { cdkJsonContext, readStageSettings, STAGE_NAMES, type StageName } from '../../infra/cdk/stages.ts';
 import { logicalId, resourcesOf, synth } from './synth.ts';
 
 const app = synth();
+/** What every answer carries, the web ACL's included. */
+const common = Object.entries(COMMON_RESPONSE_HEADERS).map(([Name, Value]) => ({ Name, Value }));
 const reserving = synth({ context: { 'staging.reserveConcurrency': 'true', 'production.reserveConcurrency': 'true' } });
 afterAll(() => {
   app.cleanup();
@@ -55,7 +63,11 @@ describe('the web ACL', () => {
     Name: string;
     Priority: number;
     Statement: Record<string, Record<string, unknown>>;
-    Action: { Block: { CustomResponse: { ResponseCode: number; CustomResponseBodyKey: string; ResponseHeaders: unknown[] } } };
+    Action: {
+      Block: {
+        CustomResponse: { ResponseCode: number; CustomResponseBodyKey: string; ResponseHeaders: { Name: string; Value: unknown }[] };
+      };
+    };
     VisibilityConfig: { MetricName: string; SampledRequestsEnabled: boolean };
   };
   const aclProps = () => {
@@ -71,15 +83,16 @@ describe('the web ACL', () => {
     return found;
   };
 
-  it('evaluates the keyless 401 first, then per source IP, per API key and docs per source IP, each with its own metric', () => {
+  it('evaluates the keyless 401s first (the deprecated operation apart), then per source IP, per API key and docs per source IP, each with its own metric', () => {
     const props = aclProps();
     expect(props).toMatchObject({ Name: 'PetStore-production', Scope: 'REGIONAL', DefaultAction: { Allow: {} } });
     expect(JSON.stringify(props)).not.toMatch(/Token/);
     expect(props.Rules.map((r) => [r.Priority, r.Name, r.VisibilityConfig.MetricName])).toEqual([
       [0, 'keyless', 'PetStore-production-keyless'],
-      [1, 'per-source-ip', 'PetStore-production-per-source-ip'],
-      [2, 'per-api-key', 'PetStore-production-per-api-key'],
-      [3, 'docs-per-source-ip', 'PetStore-production-docs-per-source-ip'],
+      [1, 'keyless-getPet', 'PetStore-production-keyless-getPet'],
+      [2, 'per-source-ip', 'PetStore-production-per-source-ip'],
+      [3, 'per-api-key', 'PetStore-production-per-api-key'],
+      [4, 'docs-per-source-ip', 'PetStore-production-docs-per-source-ip'],
     ]);
     expect(app.stacks.production.api.webAcl?.ruleMetricNames).toEqual(props.Rules.map((r) => r.VisibilityConfig.MetricName));
     // Metrics, but no sampled requests: a sample would keep the Authorization header.
@@ -110,20 +123,25 @@ describe('the web ACL', () => {
     });
   });
 
-  it('limits each source IP on the docs routes alone, under both base paths', () => {
+  /** The path regex and the transformations of each statement on the URI path in `statement`. */
+  const pathMatches = (statement: unknown) =>
+    [
+      ...JSON.stringify(statement).matchAll(
+        /"FieldToMatch":\{"UriPath":\{\}\},"RegexString":("[^"]*"),"TextTransformations":(\[[^\]]*\])/g,
+      ),
+    ].map((m) => [JSON.parse(m[1] as string), (JSON.parse(m[2] as string) as { Type: string }[]).map((t) => t.Type)]);
+  /** Each pattern in every spelling WAF is to match: as sent, normalised, decoded and normalised. */
+  const inEverySpelling = (patterns: string[]) => patterns.flatMap((p) => PATH_SPELLINGS.map((types) => [p, [...types]]));
+
+  it('limits each source IP on the docs routes alone, under both base paths, in every spelling', () => {
     const docs = rule('docs-per-source-ip').Statement.RateBasedStatement as Record<string, unknown>;
     expect(docs).toMatchObject({ AggregateKeyType: 'IP', EvaluationWindowSec: 60, Limit: expect.any(Number) });
-    const patterns = JSON.stringify(docs.ScopeDownStatement).match(/"RegexString":"[^"]*"/g);
-    expect(patterns).toEqual([
-      '"RegexString":"^/+v1/+(?:docs|docs/+[^/]+)/*$"',
-      '"RegexString":"\\\\.execute-api\\\\."',
-      '"RegexString":"^/+production/+v1/+(?:docs|docs/+[^/]+)/*$"',
-    ]);
+    expect(pathMatches(docs.ScopeDownStatement)).toEqual(inEverySpelling([resourcePathPattern(REFERENCE_PAGE_RESOURCES, 'production')]));
+    expect(PATH_SPELLINGS).toEqual([['NONE'], ['NORMALIZE_PATH'], ['URL_DECODE', 'NORMALIZE_PATH']]);
   });
 
   it('answers a pet operation without a well-formed bearer key with the 401 Error body, by the route table and the key format', () => {
     const keyless = rule('keyless');
-    const text = JSON.stringify(keyless.Statement);
     expect(keyless.Statement.AndStatement?.Statements).toEqual(
       expect.arrayContaining([
         {
@@ -140,23 +158,31 @@ describe('the web ACL', () => {
       ]),
     );
     expect(bearerKeyPattern()).toBe('^[Bb][Ee][Aa][Rr][Ee][Rr] +psk_[A-Za-z0-9_-]{32}$');
-    // Every method of the route table, each with its resources under both base paths.
-    for (const method of new Set(routes.map((r) => r.method))) {
-      const resources = routes.filter((r) => r.method === method).map((r) => r.resource);
-      expect(text).toContain(
-        JSON.stringify({ FieldToMatch: { Method: {} }, PositionalConstraint: 'EXACTLY', SearchString: method }).slice(1, -1),
+    // Every operation of the route table: its method, then its resources in every spelling; a
+    // deprecated one in a rule of its own.
+    for (const name of ['keyless', 'keyless-getPet']) {
+      const ops = operations.filter((o) => (name === 'keyless' ? !o.deprecation : o.operationId === 'getPet'));
+      const text = JSON.stringify(rule(name).Statement);
+      const methods = [...new Set(ops.map((o) => o.method))];
+      for (const method of methods) {
+        expect(text).toContain(
+          JSON.stringify({ FieldToMatch: { Method: {} }, PositionalConstraint: 'EXACTLY', SearchString: method }).slice(1, -1),
+        );
+      }
+      const patterns = methods.map((m) =>
+        resourcePathPattern(
+          ops.filter((o) => o.method === m).map((o) => o.resource),
+          'production',
+        ),
       );
-      expect(text).toContain(JSON.stringify(resourcePathPattern(resources)));
-      expect(text).toContain(JSON.stringify(resourcePathPattern(resources, '/production')));
+      expect(pathMatches(rule(name).Statement)).toEqual(inEverySpelling(patterns));
     }
+    // No statement reads the Host header, which WAF may not see.
+    expect(JSON.stringify(aclProps().Rules).toLowerCase()).not.toContain('"host"');
     expect(keyless.Action.Block.CustomResponse).toEqual({
       ResponseCode: 401,
       CustomResponseBodyKey: UNAUTHORIZED_BODY_KEY,
-      ResponseHeaders: expect.arrayContaining([
-        { Name: 'WWW-Authenticate', Value: 'Bearer realm="petstore"' },
-        { Name: 'Cache-Control', Value: 'no-store' },
-        { Name: 'X-Content-Type-Options', Value: 'nosniff' },
-      ]),
+      ResponseHeaders: [...common, { Name: 'WWW-Authenticate', Value: 'Bearer realm="petstore"' }],
     });
     const body = aclProps().CustomResponseBodies[UNAUTHORIZED_BODY_KEY];
     expect(body?.ContentType).toBe('APPLICATION_JSON');
@@ -167,11 +193,75 @@ describe('the web ACL', () => {
     });
   });
 
-  it('matches resource paths as the gateway routes them: repeated and trailing slashes, one part per parameter', () => {
-    const pets = new RegExp(resourcePathPattern(['/pets', '/pets/{petId}']));
-    for (const path of ['/v1/pets', '/v1/pets/', '//v1//pets', '/v1/pets/42', '/v1/pets/42/']) expect(path).toMatch(pets);
-    for (const path of ['/v1/pets/42/toys', '/v1/petsx', '/v2/pets', '/v1', '/staging/v1/pets']) expect(path).not.toMatch(pets);
-    expect('/staging/v1/pets/7').toMatch(new RegExp(resourcePathPattern(['/pets/{petId}'], '/staging')));
+  it("answers the deprecated operation's keyless 401 with the function's Deprecation, Sunset and successor Link, the stage's base address filled in", () => {
+    const { ResponseCode, CustomResponseBodyKey, ResponseHeaders } = rule('keyless-getPet').Action.Block.CustomResponse;
+    expect([ResponseCode, CustomResponseBodyKey]).toEqual([401, UNAUTHORIZED_BODY_KEY]);
+    const baseUrl = (production.toJSON() as { Outputs: Record<string, { Value: unknown }> }).Outputs.BaseUrl?.Value;
+    const { Link, ...fixed } = deprecationHeaders(getPet.deprecation, `\${BaseUrl}${getPet.deprecation.successor}`);
+    expect(ResponseHeaders).toEqual([
+      ...common,
+      { Name: 'WWW-Authenticate', Value: 'Bearer realm="petstore"' },
+      ...Object.entries(fixed).map(([Name, Value]) => ({ Name, Value })),
+      { Name: 'Link', Value: { 'Fn::Sub': [Link, { BaseUrl: baseUrl }] } },
+    ]);
+    expect(Link).toBe(`<\${BaseUrl}/pets>; rel="successor-version"`);
+    // WAF takes any header name but content-type, without a prefix, and values of up to 255 characters.
+    for (const { Name, Value } of ResponseHeaders) {
+      expect(Name).not.toMatch(/^content-type$/i);
+      if (typeof Value === 'string') expect(Value.length).toBeLessThanOrEqual(255);
+    }
+  });
+
+  it('matches resource paths as the gateway may route them: repeated and trailing slashes, one part per parameter, either base path, absolute-form', () => {
+    const pets = new RegExp(resourcePathPattern(['/pets', '/pets/{petId}'], 'staging'));
+    for (const path of [
+      '/v1/pets',
+      '/v1/pets/',
+      '//v1//pets',
+      '/v1/pets/42',
+      '/v1/pets/42/',
+      '/staging/v1/pets/7',
+      '/../v1/pets',
+      'https://api.example.com/v1/pets/7',
+      'http:/abc.execute-api.eu-west-1.amazonaws.com/staging/v1/pets',
+    ]) {
+      expect(path).toMatch(pets);
+    }
+    for (const path of [
+      '/v1/pets/42/toys',
+      '/v1/petsx',
+      '/v2/pets',
+      '/v1',
+      '/production/v1/pets',
+      '/staging/staging/v1/pets',
+      '/x/v1/pets',
+    ]) {
+      expect(path).not.toMatch(pets);
+    }
+  });
+
+  it("stays far below the web ACL's capacity: 1,500 WCUs in the base price, by AWS's cost of each statement", () => {
+    // Regex match 3, string match EXACTLY 2, each text transformation 10 (NONE counted too, to be
+    // safe), a rate-based rule 2 plus 30 per custom key plus its scope-down; logical statements add
+    // their statements' (https://docs.aws.amazon.com/waf/latest/developerguide/aws-waf-capacity-units.html).
+    const transformations = (s: Record<string, unknown>) => 10 * ((s.TextTransformations as unknown[] | undefined)?.length ?? 0);
+    const wcu = (statement: Record<string, Record<string, unknown>>): number => {
+      const [[type, s]] = Object.entries(statement) as [[string, Record<string, unknown>]];
+      const nested = (list: unknown) => (list as Record<string, Record<string, unknown>>[]).reduce((sum, n) => sum + wcu(n), 0);
+      if (type === 'AndStatement' || type === 'OrStatement') return nested(s.Statements);
+      if (type === 'NotStatement') return nested([s.Statement]);
+      if (type === 'RegexMatchStatement') return 3 + transformations(s);
+      if (type === 'ByteMatchStatement' && s.PositionalConstraint === 'EXACTLY') return 2 + transformations(s);
+      if (type === 'RateBasedStatement') {
+        const keys = (s.CustomKeys ?? []) as { Header: Record<string, unknown> }[];
+        return (
+          2 + keys.reduce((sum, k) => sum + 30 + transformations(k.Header), 0) + (s.ScopeDownStatement ? nested([s.ScopeDownStatement]) : 0)
+        );
+      }
+      throw new Error(`no WCU rule for ${type}`);
+    };
+    const total = aclProps().Rules.reduce((sum, r) => sum + wcu(r.Statement), 0);
+    expect(total).toBeLessThan(500);
   });
 
   it('blocks over a rate rule with a 429 in the Error shape, JSON, with Retry-After of one window', () => {
@@ -215,7 +305,7 @@ describe('the web ACL', () => {
       expect(limit('per-source-ip')).toBe(derived.perIpPerMinute);
       expect(limit('per-api-key')).toBe(derived.perKeyPerMinute);
       expect(limit('docs-per-source-ip')).toBe(derived.docsPerIpPerMinute);
-      expect(JSON.stringify(acl?.Properties)).toContain(`"RegexString":"^/+${stage}/+v1/+(?:pets|pets/+[^/]+)/*$"`);
+      expect(JSON.stringify(acl?.Properties)).toContain(JSON.stringify(resourcePathPattern(['/pets/{petId}'], stage)));
     }
   });
 });

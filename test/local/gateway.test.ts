@@ -30,7 +30,9 @@ import { renderTemplate } from '../../infra/local/gateway/velocity.ts';
 import { EDGE_UNAUTHORIZED_MESSAGE, WEB_ACL_RULES } from '../../infra/cdk/constructs/web-acl.ts';
 import { startLocalApi } from '../../infra/local/api-server.ts';
 import { generateApiKey } from '#lib/auth/api-keys.ts';
+import { deprecationHeaders } from '#lib/http/deprecation.ts';
 import { GATEWAY_MAX_BODY_BYTES } from '#lib/http/gateway-errors.ts';
+import { getPet } from '#lib/operations/get-pet.ts';
 import { openApiMappingTemplate } from '#lib/openapi/serve.ts';
 import { functionIds } from '#lib/operations.ts';
 import { API_BASE_PATH, allowedMethods, resources, routes } from '#lib/routes.ts';
@@ -277,6 +279,15 @@ describe('throttling from MethodSettings', () => {
   });
 });
 
+/** Every 401 of the web ACL carries these, and no X-Request-Id (its answer is static). */
+const EDGE_401_HEADERS = {
+  'Content-Type': 'application/json',
+  'WWW-Authenticate': 'Bearer realm="petstore"',
+  'Cache-Control': 'no-store',
+  'X-Content-Type-Options': 'nosniff',
+  Vary: 'Accept-Encoding',
+};
+
 describe("a web ACL's rules, from the template", () => {
   let synthesized: RestApiDefinition;
   let withAcl: RestApiDefinition;
@@ -320,9 +331,9 @@ describe("a web ACL's rules, from the template", () => {
     return { invoked, invoke };
   };
 
-  it('reads the rules in priority order: the keyless 401, per source IP, per API key (normalised), docs per source IP', () => {
+  it('reads the rules in priority order: the keyless 401s, per source IP, per API key (normalised), docs per source IP', () => {
     expect(rules().map((r) => r.name)).toEqual([...WEB_ACL_RULES]);
-    expect(rules()[0]).toMatchObject({ match: expect.any(Object) });
+    expect(rules().slice(0, 2)).toMatchObject([{ match: expect.any(Object) }, { match: expect.any(Object) }]);
     // The template's limits are the model's: one key's share, and an address as one client.
     const derived = (name: string) => synthesized.webAcl?.rules.find((r) => r.name === name);
     expect(derived('per-source-ip')).toMatchObject({ rate: { limit: 16 } });
@@ -345,9 +356,15 @@ describe("a web ACL's rules, from the template", () => {
     it.each([
       ['GET', '/v1/pets', {}],
       ['POST', '/v1/pets', {}],
-      ['GET', '/v1/pets/42', {}],
       ['GET', '/v1/pets/', {}],
-      ['GET', '/v1//pets//42/', {}],
+      // Spellings the gateway may route: percent-encoded, dot parts, the stage's prefix (no Host
+      // decides), an absolute-form target as WAF may see it.
+      ['GET', '/v1/%70ets', {}],
+      ['POST', '/v1/./pets', {}],
+      ['GET', '/v1/x/../pets/', {}],
+      ['GET', '/%2E%2E/v1/%2e/pets', {}],
+      ['GET', '/staging/v1/pets', {}],
+      ['GET', 'https://abc123.execute-api.eu-west-1.amazonaws.com/staging/v1/pets', {}],
       ['GET', '/v1/pets', { Authorization: '' }],
       ['GET', '/v1/pets', { Authorization: 'Bearer' }],
       ['GET', '/v1/pets', { Authorization: 'Bearer not-a-key' }],
@@ -358,18 +375,31 @@ describe("a web ACL's rules, from the template", () => {
       ['GET', '/v1/pets', { Authorization: `Bearer ${key}\u00a0` }],
       ['GET', '/v1/pets', { Authorization: `Bearer ${key} extra` }],
       ['GET', '/v1/pets', { Authorization: `Bearer ${key.slice(0, -1)}` }],
-      ['GET', '/staging/v1/pets/7', { Host: 'abc123.execute-api.eu-west-1.amazonaws.com' }],
     ])('answers %s %s %j with the 401 Error body at the edge, no function run', async (method, path, headers) => {
       const { api: gateway, invoked } = api();
       const res = await call(gateway, method, path, headers);
       expect(res.statusCode).toBe(401);
-      expect(res.headers).toEqual({
-        'Content-Type': 'application/json',
-        'WWW-Authenticate': 'Bearer realm="petstore"',
-        'Cache-Control': 'no-store',
-        'X-Content-Type-Options': 'nosniff',
-        Vary: 'Accept-Encoding',
-      });
+      expect(res.headers).toEqual(EDGE_401_HEADERS);
+      expect(res.json).toEqual({ code: 'unauthorized', message: EDGE_UNAUTHORIZED_MESSAGE, status: 401 });
+      expect(invoked).toEqual([]);
+    });
+
+    it.each([
+      '/v1/pets/42',
+      '/v1//pets//42/',
+      '/v1/%70ets/4%32',
+      '/v1/pets/./42',
+      '/v1/pets/a%2Fb',
+      '/v1/pets/..',
+      '/staging/v1/pets/7',
+      'http://127.0.0.1:3000/v1/pets/7',
+    ])("answers the deprecated getPet's keyless GET %s with the 401 and the function's deprecation headers", async (path) => {
+      const { api: gateway, invoked } = api();
+      const res = await call(gateway, 'GET', path);
+      expect(res.statusCode).toBe(401);
+      // The successor's address is local mode's own, as the function's is.
+      const successorUrl = `http://${head('GET', path).domainName}${API_BASE_PATH}${getPet.deprecation.successor}`;
+      expect(res.headers).toEqual({ ...EDGE_401_HEADERS, ...deprecationHeaders(getPet.deprecation, successorUrl) });
       expect(res.json).toEqual({ code: 'unauthorized', message: EDGE_UNAUTHORIZED_MESSAGE, status: 401 });
       expect(invoked).toEqual([]);
     });
@@ -377,8 +407,9 @@ describe("a web ACL's rules, from the template", () => {
     it.each([
       ['GET', '/v1/nothing', 404],
       ['GET', '/v1/pets/42/toys', 404],
+      ['GET', '/v1/%70ets/42/toys', 404],
       ['GET', '/v1', 404],
-      ['GET', '/staging/v1/pets', 404],
+      ['GET', '/production/v1/pets', 404],
       ['DELETE', '/v1/pets', 405],
       ['POST', '/v1/pets/42', 405],
       ['HEAD', '/v1/pets', 405],
@@ -488,6 +519,23 @@ describe("a web ACL's rules, from the template", () => {
     expect(matches(header(['COMPRESS_WHITE_SPACE'], 'a b c d'), request('a\f\t b\n\r\vc\u00a0\u00a0d'))).toBe(true);
     expect(matches(header(['COMPRESS_WHITE_SPACE'], 'a b'), request('a\u3000b'))).toBe(false);
     expect(matches(header(['COMPRESS_WHITE_SPACE', 'LOWERCASE'], 'bearer k'), request('BEARER\t\u00a0 K'))).toBe(true);
+    // URL_DECODE: %XX to its byte, whatever the case of the hex digits; a malformed escape and `+` stay.
+    expect(matches(header(['URL_DECODE'], '/v1/pets/a/b %zz %4 +%'), request('/v1/%70ets/a%2Fb%20%zz %4 +%'))).toBe(true);
+    expect(matches(header(['URL_DECODE'], '\u00e9'), request('%C3%A9'))).toBe(false);
+    expect(matches(header(['URL_DECODE'], '\u00c3\u00a9'), request('%c3%a9'))).toBe(true);
+    // NORMALIZE_PATH: repeated slashes, `.` parts and resolvable `..` parts go; a leading `..` and a trailing slash stay.
+    for (const [input, output] of [
+      ['//v1//./pets/', '/v1/pets/'],
+      ['/v1/x/y/../../pets/.', '/v1/pets'],
+      ['/../v1/pets', '/../v1/pets'],
+      ['/v1/../../pets', '/../pets'],
+      ['a/../../b', '../b'],
+      ['https://host//v1/pets', 'https:/host/v1/pets'],
+      ['/v1\\pets', '/v1\\pets'],
+    ]) {
+      expect(matches(header(['NORMALIZE_PATH'], output as string), request(input as string)), input).toBe(true);
+    }
+    expect(matches(header(['URL_DECODE', 'NORMALIZE_PATH'], '/v1/pets'), request('/v1/%2e/x/%2E%2E/pets'))).toBe(true);
     // A missing header matches nothing, so NOT of it does.
     expect(matches({ not: header(['NONE'], '') }, { ...request(''), header: () => undefined })).toBe(true);
   });
@@ -501,10 +549,10 @@ describe("a web ACL's rules, from the template", () => {
           FieldToMatch: { UriPath: {} },
           PositionalConstraint: 'EXACTLY',
           SearchString: '/',
-          TextTransformations: [{ Priority: 0, Type: 'URL_DECODE' }],
+          TextTransformations: [{ Priority: 0, Type: 'NORMALIZE_PATH_WIN' }],
         },
       },
-      /does not apply the text transformation URL_DECODE/,
+      /does not apply the text transformation NORMALIZE_PATH_WIN/,
     ],
     [
       'a field it does not inspect',
@@ -521,6 +569,22 @@ describe("a web ACL's rules, from the template", () => {
     const [first] = acl?.Properties?.Rules ?? [];
     if (first) first.Statement = statement;
     expect(() => readRestApi(changed as CfnTemplate)).toThrow(new RegExp(`rule keyless: .*${message.source}`));
+  });
+
+  it.each([
+    ['another intrinsic', { 'Fn::GetAtt': ['Somewhere', 'Arn'] }],
+    [
+      'Fn::Sub over another address',
+      { 'Fn::Sub': [`<\${U}/pets>`, { U: { 'Fn::Join': ['', ['https://', { Ref: 'Elsewhere' }, '/v1']] } }] },
+    ],
+  ])("refuses at load a block response's header value of %s, naming it", (_, value) => {
+    const changed = structuredClone(template) as {
+      Resources: Record<string, { Type: string; Properties?: { Rules?: { Action: unknown }[] } }>;
+    };
+    const acl = Object.values(changed.Resources).find((r) => r.Type === 'AWS::WAFv2::WebACL');
+    const [first] = acl?.Properties?.Rules ?? [];
+    if (first) first.Action = { Block: { CustomResponse: { ResponseCode: 401, ResponseHeaders: [{ Name: 'Link', Value: value }] } } };
+    expect(() => readRestApi(changed as CfnTemplate)).toThrow(/rule keyless header Link: local mode renders text, or Fn::Sub over text/);
   });
 
   it('is off with the other limits (throttling: false), as load tests run', async () => {

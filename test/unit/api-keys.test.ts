@@ -121,15 +121,48 @@ describe('KeyVerifier', () => {
     expect(await verifier.verify(key)).toBeUndefined();
   });
 
-  it('keeps at most MAX_CACHE_ENTRIES lookups, forgetting the oldest first', async () => {
+  it('keeps at most MAX_CACHE_ENTRIES known keys, forgetting the least recently looked up first', async () => {
+    const keys = Array.from({ length: MAX_CACHE_ENTRIES + 1 }, () => generateApiKey());
+    const { verifier, lookups } = fixture(keys.map((key) => newApiKeyRecord(key, 'a')));
+    for (const key of keys) expect(await verifier.verify(key)).toBeDefined();
+    expect(await verifier.verify(keys.at(-1) as string)).toBeDefined();
+    expect(lookups).toHaveLength(MAX_CACHE_ENTRIES + 1);
+    expect(await verifier.verify(keys[0] as string)).toBeDefined();
+    expect(lookups).toHaveLength(MAX_CACHE_ENTRIES + 2); // evicted, so looked up again
+  });
+
+  it('caches unknown keys apart: a flood of made-up keys never evicts a real one, and is bounded itself', async () => {
     const key = generateApiKey();
     const { verifier, lookups } = fixture([newApiKeyRecord(key, 'a')]);
     await verifier.verify(key);
-    // A client spraying random well-formed keys fills the cache; memory stays bounded.
-    for (let i = 0; i < MAX_CACHE_ENTRIES; i++) await verifier.verify(generateApiKey());
-    expect(lookups).toHaveLength(1 + MAX_CACHE_ENTRIES);
+    const first = generateApiKey();
+    await verifier.verify(first);
+    for (let i = 0; i < 2 * MAX_CACHE_ENTRIES; i++) expect(await verifier.verify(generateApiKey())).toBeUndefined();
+    expect(lookups).toHaveLength(2 + 2 * MAX_CACHE_ENTRIES);
+    // The real key is still cached: no lookup.
     expect(await verifier.verify(key)).toBeDefined();
-    expect(lookups).toHaveLength(2 + MAX_CACHE_ENTRIES); // evicted, so looked up again
+    expect(lookups).toHaveLength(2 + 2 * MAX_CACHE_ENTRIES);
+    // The made-up keys kept only the latest MAX_CACHE_ENTRIES: the first was forgotten, the last is remembered.
+    await verifier.verify(first);
+    expect(lookups).toHaveLength(3 + 2 * MAX_CACHE_ENTRIES);
+    await verifier.verify(first);
+    expect(lookups).toHaveLength(3 + 2 * MAX_CACHE_ENTRIES);
+  });
+
+  it('moves a key between the two caches when the store starts or stops holding it', async () => {
+    const key = generateApiKey();
+    const record = newApiKeyRecord(key, 'a');
+    const { verifier, byHash, advance } = fixture([]);
+    expect(await verifier.verify(key)).toBeUndefined();
+    byHash.set(record.keyHash, record);
+    advance(60_000);
+    expect(await verifier.verify(key)).toBeDefined();
+    // Now a known key: a flood of unknown ones leaves it cached.
+    for (let i = 0; i < MAX_CACHE_ENTRIES; i++) await verifier.verify(generateApiKey());
+    byHash.delete(record.keyHash);
+    expect(await verifier.verify(key)).toBeDefined(); // cached, not looked up again within the minute
+    advance(60_000);
+    expect(await verifier.verify(key)).toBeUndefined();
   });
 
   it('lets a failed lookup propagate instead of answering "invalid"', async () => {

@@ -14,6 +14,7 @@ import { MAX_CURSOR_LENGTH } from '#lib/domain/requests.ts';
 import { ERROR_CODES } from '#lib/http/errors.ts';
 import { MAX_BODY_SIZE } from '#lib/http/json-body.ts';
 import { IDEMPOTENCY_TTL_SECONDS } from '#lib/store/idempotency.ts';
+import { MAX_CACHE_ENTRIES } from '#lib/auth/key-verifier.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const docs = markdownFiles(ROOT).map((file) => ({ file: path.relative(ROOT, file), text: readFileSync(file, 'utf8') }));
@@ -34,6 +35,7 @@ describe('numbers in the prose', () => {
     ['the range of limit', /`limit`[^|\n]*?\b(\d+\.\.\d+)/, `${LIST_LIMIT.min}..${LIST_LIMIT.max}`],
     ['the default of limit', /\d+\.\.\d+,? \(?default (\d+)/, String(LIST_LIMIT.default)],
     ['how long an Idempotency-Key is remembered', /remembered (?:for )?(\d+ hours)/, `${IDEMPOTENCY_TTL_SECONDS / 3600} hours`],
+    ['the key cache, for known and unknown keys each', /at most ([\d,]+) of each/, MAX_CACHE_ENTRIES.toLocaleString('en-US')],
   ])('%s', (_fact, pattern, expected) => {
     const found = mentions(pattern);
     expect(found.length, `no mention found for ${pattern}`).toBeGreaterThan(0);

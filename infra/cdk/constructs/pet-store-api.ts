@@ -179,10 +179,6 @@ export class PetStoreApi extends Construct {
     this.addRoutes(props.targets, settings.allowedOrigins);
     this.addReferencePage(props.referenceTarget);
     this.addGatewayResponses(settings.allowedOrigins);
-    if (settings.webAcl) {
-      this.webAcl = new WebAcl(this, 'WebAcl', { stage: this.api.deploymentStage, ...capacity.webAcl });
-    }
-
     this.executeApiBaseUrl = this.api.urlForPath(API_BASE_PATH);
     this.baseUrl = this.executeApiBaseUrl;
     if (settings.customDomain) {
@@ -206,6 +202,13 @@ export class PetStoreApi extends Construct {
         target: RecordTarget.fromAlias(new ApiGatewayDomain(this.domain)),
       });
       this.baseUrl = `https://${domainName}${API_BASE_PATH}`;
+    }
+    if (settings.webAcl) {
+      this.webAcl = new WebAcl(this, 'WebAcl', {
+        stage: this.api.deploymentStage,
+        baseUrl: this.baseUrl,
+        ...capacity.webAcl,
+      });
     }
 
     Validations.of(this).acknowledge(

@@ -6,7 +6,8 @@
  *    Authorization is not a well-formed bearer key gets the service's 401 from WAF, before it takes
  *    a token from the method's bucket or invokes a function. Other paths and methods pass, so the
  *    gateway still answers 404 and 405 first, and the docs, the OpenAPI document and CORS
- *    preflights are untouched.
+ *    preflights are untouched. A deprecated operation has a rule of its own,
+ *    `keyless-<operationId>`, whose 401 carries the operation's deprecation headers.
  * 2. `per-source-ip`: requests per address, whatever they are.
  * 3. `per-api-key`: requests per key, counted on the Authorization value normalised by the same
  *    text transformations for every spelling the service accepts (lib/http/bearer-auth.ts): the
@@ -17,15 +18,17 @@
  * The rate rules answer 429 in the service's Error shape with `Retry-After`. WAF's custom response
  * takes precedence over the gateway's WAF_FILTERED response, so that one never answers these.
  */
-import { Stack, Token } from 'aws-cdk-lib';
+import { Fn, Stack, Token } from 'aws-cdk-lib';
 import type { CfnStage, Stage } from 'aws-cdk-lib/aws-apigateway';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { API_KEY_PATTERN } from '#lib/auth/api-keys.ts';
 import { BEARER_CHALLENGE, BEARER_SCHEME } from '#lib/http/bearer-auth.ts';
+import { deprecationHeaders } from '#lib/http/deprecation.ts';
 import { COMMON_RESPONSE_HEADERS } from '#lib/http/response.ts';
 import { REFERENCE_PAGE_RESOURCES } from '#lib/openapi/reference-page.ts';
-import { API_BASE_PATH, routes } from '#lib/routes.ts';
+import { type ApiOperation, operations } from '#lib/operations.ts';
+import { API_BASE_PATH } from '#lib/routes.ts';
 import { errorBody } from './gateway-responses.ts';
 
 /**
@@ -41,11 +44,22 @@ export const UNAUTHORIZED_BODY_KEY = 'unauthorized';
 export const RATE_LIMITED_MESSAGE = 'Too many requests from this client. Slow down and retry after the Retry-After delay.';
 export const EDGE_UNAUTHORIZED_MESSAGE = `Missing or malformed API key: send it as "Authorization: ${BEARER_SCHEME} <API_KEY>", the scheme and the key separated by spaces only.`;
 
+const current = operations.filter((o) => !o.deprecation);
+const deprecated = operations.flatMap((o) => (o.deprecation ? [{ ...o, deprecation: o.deprecation }] : []));
+
 /** The rules by name, in priority order. */
-export const WEB_ACL_RULES = ['keyless', 'per-source-ip', 'per-api-key', 'docs-per-source-ip'] as const;
+export const WEB_ACL_RULES = [
+  'keyless',
+  ...deprecated.map((o) => `keyless-${o.operationId}`),
+  'per-source-ip',
+  'per-api-key',
+  'docs-per-source-ip',
+];
 
 export interface WebAclProps {
   readonly stage: Stage;
+  /** The stage's base address (`https://…/v1`), which a deprecated operation's successor `Link` names. */
+  readonly baseUrl: string;
   /** Requests per minute one API key may make, however its Authorization value is spelt. */
   readonly perKeyPerMinute: number;
   /** Requests per minute one source IP may make. */
@@ -83,19 +97,30 @@ export function bearerKeyPattern(): string {
 /**
  * A request path to one of `resources` (route table paths with `{param}` placeholders) under the
  * base path, as API Gateway routes it: path parts separated by one or more slashes, a trailing
- * slash ignored, a `{param}` one non-empty part. `prefix` is the stage's, on the execute-api address.
+ * slash ignored, a `{param}` one non-empty part; `/<stage>` in front (the execute-api address) or
+ * not (a custom domain), the URI's scheme and host in front (an absolute-form target), and leading
+ * `..` parts (which NORMALIZE_PATH keeps) allowed. No Host header decides which address it is:
+ * WAF may not see that header (docs/scaling.md, "The edge").
  */
-export function resourcePathPattern(resources: readonly string[], prefix = ''): string {
-  const parts = (path: string) => path.split('/').filter((part) => part !== '');
+export function resourcePathPattern(resources: readonly string[], stageName: string): string {
   const part = (p: string) => (/^\{[^}+]+\}$/.test(p) ? '[^/]+' : p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  const pattern = (path: string) => parts(path).map(part).join('/+');
-  const base = parts(prefix + API_BASE_PATH)
-    .map(part)
-    .join('/+');
+  const pattern = (path: string) =>
+    path
+      .split('/')
+      .filter((p) => p !== '')
+      .map(part)
+      .join('/+');
   const alternatives = resources.map(pattern);
   const tail = alternatives.length === 1 ? alternatives[0] : `(?:${alternatives.join('|')})`;
-  return `^/+${base}/+${tail}/*$`;
+  return `^(?:[A-Za-z][A-Za-z0-9+.-]*:/+[^/]*)?(?:/+\\.\\.)*/+(?:${part(stageName)}/+)?${pattern(API_BASE_PATH)}/+${tail}/*$`;
 }
+
+/**
+ * The spellings of a path the edge matches, each a list of WAF text transformations applied to the
+ * URI path: as sent; with repeated slashes and `.`/`..` parts removed; percent-decoded, then so.
+ * Which of these API Gateway routes is not documented, so a pet operation is matched in each.
+ */
+export const PATH_SPELLINGS = [['NONE'], ['NORMALIZE_PATH'], ['URL_DECODE', 'NORMALIZE_PATH']] as const;
 
 function allOf(statements: Statement[]): Statement {
   return statements.length === 1 ? (statements[0] as Statement) : { andStatement: { statements } };
@@ -109,28 +134,17 @@ function regex(fieldToMatch: CfnWebACL.FieldToMatchProperty, regexString: string
   return { regexMatchStatement: { fieldToMatch, regexString, textTransformations } };
 }
 
-// FieldToMatch's members are untyped in the L1 construct: they are written as CloudFormation spells them.
-const URI_PATH: CfnWebACL.FieldToMatchProperty = { uriPath: {} };
-const header = (name: string): CfnWebACL.FieldToMatchProperty => ({ singleHeader: { Name: name } });
-
-/**
- * A request to one of `resources` under the base path: `/v1/…` on a custom domain (whose root is
- * the stage), `/<stage>/v1/…` on the execute-api address. The Host tells the two apart, so that
- * `/<stage>/v1/pets` on the custom domain stays an unknown path.
- */
+/** A request to one of `resources` under the base path, in any of its spellings. */
 function underBase(resources: readonly string[], stageName: string): Statement {
-  return anyOf([
-    regex(URI_PATH, resourcePathPattern(resources)),
-    allOf([
-      regex(header('host'), '\\.execute-api\\.', [{ priority: 0, type: 'LOWERCASE' }]),
-      regex(URI_PATH, resourcePathPattern(resources, `/${stageName}`)),
-    ]),
-  ]);
+  const pattern = resourcePathPattern(resources, stageName);
+  const transformations = (types: readonly string[]) => types.map((type, priority) => ({ priority, type }));
+  // FieldToMatch's members are untyped in the L1 construct: they are written as CloudFormation spells them.
+  return anyOf(PATH_SPELLINGS.map((types) => regex({ uriPath: {} }, pattern, transformations(types))));
 }
 
-/** A request to a pet operation: one of the route table's methods on one of its resources for it. */
-function petOperation(stageName: string): Statement {
-  const methods = [...new Set(routes.map((route) => route.method))];
+/** A request to one of `ops`: its method on its resource. */
+function petOperation(ops: readonly ApiOperation[], stageName: string): Statement {
+  const methods = [...new Set(ops.map((route) => route.method))];
   return anyOf(
     methods.map((method) =>
       allOf([
@@ -143,7 +157,7 @@ function petOperation(stageName: string): Statement {
           },
         },
         underBase(
-          routes.filter((route) => route.method === method).map((route) => route.resource),
+          ops.filter((route) => route.method === method).map((route) => route.resource),
           stageName,
         ),
       ]),
@@ -173,49 +187,41 @@ export class WebAcl extends Construct {
       metricName,
       sampledRequestsEnabled: false,
     });
-    const headers = (extra: Record<string, string>) =>
-      Object.entries({ ...COMMON_RESPONSE_HEADERS, ...extra }).map(([headerName, value]) => ({ name: headerName, value }));
-    const rateLimited: CfnWebACL.RuleActionProperty = {
-      block: {
-        customResponse: {
-          responseCode: 429,
-          customResponseBodyKey: RATE_LIMITED_BODY_KEY,
-          // A client that waits one window finds its count below the limit again.
-          responseHeaders: headers({ 'Retry-After': String(WEB_ACL_WINDOW_SECONDS) }),
-        },
-      },
+    const block = (responseCode: number, customResponseBodyKey: string, extra: Record<string, string>): CfnWebACL.RuleActionProperty => {
+      const responseHeaders = Object.entries({ ...COMMON_RESPONSE_HEADERS, ...extra }).map(([name, value]) => ({ name, value }));
+      return { block: { customResponse: { responseCode, customResponseBodyKey, responseHeaders } } };
     };
+    // A client that waits one window finds its count below the limit again.
+    const rateLimited = block(429, RATE_LIMITED_BODY_KEY, { 'Retry-After': String(WEB_ACL_WINDOW_SECONDS) });
     const rateBased = (limit: number, key: Partial<CfnWebACL.RateBasedStatementProperty>): Statement => ({
       rateBasedStatement: { limit, evaluationWindowSec: WEB_ACL_WINDOW_SECONDS, aggregateKeyType: 'IP', ...key },
     });
-    const statements: Record<(typeof WEB_ACL_RULES)[number], { statement: Statement; action: CfnWebACL.RuleActionProperty }> = {
-      keyless: {
-        statement: allOf([{ notStatement: { statement: regex(header('authorization'), bearerKeyPattern()) } }, petOperation(stageName)]),
-        action: {
-          block: {
-            customResponse: {
-              responseCode: 401,
-              customResponseBodyKey: UNAUTHORIZED_BODY_KEY,
-              responseHeaders: headers({ 'WWW-Authenticate': BEARER_CHALLENGE }),
-            },
-          },
-        },
-      },
-      'per-source-ip': { statement: rateBased(props.perIpPerMinute, {}), action: rateLimited },
-      'per-api-key': {
+    const malformedKey: Statement = { notStatement: { statement: regex({ singleHeader: { Name: 'authorization' } }, bearerKeyPattern()) } };
+    const keyless = (ops: readonly ApiOperation[], extra: Record<string, string>) => ({
+      statement: allOf([malformedKey, petOperation(ops, stageName)]),
+      action: block(401, UNAUTHORIZED_BODY_KEY, { 'WWW-Authenticate': BEARER_CHALLENGE, ...extra }),
+    });
+    // The function's deprecation headers, the successor at the stage's base address (CloudFormation's Fn::Sub).
+    const deprecatedHeaders = (d: (typeof deprecated)[number]['deprecation']) => {
+      const { Link, ...fixed } = deprecationHeaders(d, `\${BaseUrl}${d.successor}`);
+      return { ...fixed, Link: Fn.sub(Link, { BaseUrl: props.baseUrl }) };
+    };
+    const rules: { statement: Statement; action: CfnWebACL.RuleActionProperty }[] = [
+      keyless(current, {}),
+      ...deprecated.map((o) => keyless([o], deprecatedHeaders(o.deprecation))),
+      { statement: rateBased(props.perIpPerMinute, {}), action: rateLimited },
+      {
         statement: rateBased(props.perKeyPerMinute, {
           aggregateKeyType: 'CUSTOM_KEYS',
           customKeys: [{ header: { name: 'authorization', textTransformations: API_KEY_TRANSFORMATIONS } }],
         }),
         action: rateLimited,
       },
-      'docs-per-source-ip': {
-        statement: rateBased(props.docsPerIpPerMinute, {
-          scopeDownStatement: underBase(REFERENCE_PAGE_RESOURCES, stageName),
-        }),
+      {
+        statement: rateBased(props.docsPerIpPerMinute, { scopeDownStatement: underBase(REFERENCE_PAGE_RESOURCES, stageName) }),
         action: rateLimited,
       },
-    };
+    ];
     this.webAcl = new CfnWebACL(this, 'WebAcl', {
       name,
       description: `Keyless requests and per-client rate limits of ${name}`,
@@ -226,10 +232,10 @@ export class WebAcl extends Construct {
         [UNAUTHORIZED_BODY_KEY]: { contentType: 'APPLICATION_JSON', content: errorBody('unauthorized', EDGE_UNAUTHORIZED_MESSAGE) },
         [RATE_LIMITED_BODY_KEY]: { contentType: 'APPLICATION_JSON', content: errorBody('too_many_requests', RATE_LIMITED_MESSAGE) },
       },
-      rules: WEB_ACL_RULES.map((rule, priority) => ({
-        name: rule,
+      rules: rules.map((rule, priority) => ({
+        name: WEB_ACL_RULES[priority] as string,
         priority,
-        ...statements[rule],
+        ...rule,
         visibilityConfig: visibility(this.ruleMetricNames[priority] as string),
       })),
     });

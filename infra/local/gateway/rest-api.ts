@@ -15,14 +15,15 @@ import { preferredCoding } from '#lib/http/content-coding.ts';
 import { toProxyEvent, type GatewayRequest } from './proxy-event.ts';
 import { headerIn, headerOf } from './headers.ts';
 import { matchPath, methodFor } from './router.ts';
-import type {
-  ApiMethod,
-  ApiResource,
-  GatewayResponseDefinition,
-  IntegrationResponse,
-  LambdaFunctionDefinition,
-  MockIntegration,
-  RestApiDefinition,
+import {
+  type ApiMethod,
+  type ApiResource,
+  type GatewayResponseDefinition,
+  type IntegrationResponse,
+  type LambdaFunctionDefinition,
+  type MockIntegration,
+  type RestApiDefinition,
+  STAGE_ADDRESS,
 } from './template.ts';
 import { MethodThrottle } from './throttle.ts';
 import { LocalWebAcl } from './web-acl.ts';
@@ -102,7 +103,11 @@ export class LocalRestApi {
       uriPath: head.path,
       header: (name) => headerOf(head.rawHeaders, name),
     });
-    if (blocked) return { answer: { statusCode: blocked.status, headers: { ...blocked.headers }, body: blocked.body } };
+    if (blocked) {
+      const own = (value: string) => value.replaceAll(STAGE_ADDRESS, `http://${head.domainName}`);
+      const headers = Object.fromEntries(Object.entries(blocked.headers).map(([name, value]) => [name, own(value)]));
+      return { answer: { statusCode: blocked.status, headers, body: blocked.body } };
+    }
     const match = matchPath(this.definition.root, head.path);
     const method = match && methodFor(match.resource, head.method);
     if (!match || !method) return { answer: this.#gatewayError('MISSING_AUTHENTICATION_TOKEN', head) };

@@ -81,7 +81,7 @@ export interface LambdaFunctionDefinition {
 }
 
 /** The text transformations local mode applies, as AWS WAF documents them (web-acl.ts). */
-export const TEXT_TRANSFORMATIONS = ['NONE', 'LOWERCASE', 'COMPRESS_WHITE_SPACE'] as const;
+export const TEXT_TRANSFORMATIONS = ['NONE', 'LOWERCASE', 'COMPRESS_WHITE_SPACE', 'URL_DECODE', 'NORMALIZE_PATH'] as const;
 export type TextTransformation = (typeof TEXT_TRANSFORMATIONS)[number];
 
 /** The part of a request a statement inspects, and the transformations applied to it first, in order. */
@@ -228,7 +228,7 @@ export function readRestApi(template: CfnTemplate): RestApiDefinition {
     });
   }
 
-  const webAcl = readWebAcl(stageId, resources);
+  const webAcl = readWebAcl(apiId, stageId, resources);
   const compression = api.Properties?.MinimumCompressionSize;
   return {
     name: String(api.Properties?.Name ?? apiId),
@@ -245,7 +245,7 @@ export function readRestApi(template: CfnTemplate): RestApiDefinition {
 }
 
 /** The web ACL associated with the stage (its ARN names the stage), if any. */
-function readWebAcl(stageId: string, resources: CfnTemplate['Resources']): WebAclDefinition | undefined {
+function readWebAcl(apiId: string, stageId: string, resources: CfnTemplate['Resources']): WebAclDefinition | undefined {
   const associations = Object.entries(resources).filter(
     ([, r]) => r.Type === 'AWS::WAFv2::WebACLAssociation' && references(r.Properties?.ResourceArn).includes(stageId),
   );
@@ -270,7 +270,9 @@ function readWebAcl(stageId: string, resources: CfnTemplate['Resources']): WebAc
       const custom = block.CustomResponse;
       const body = custom?.CustomResponseBodyKey === undefined ? undefined : bodies[String(custom.CustomResponseBodyKey)];
       const headers: Record<string, string> = body ? { 'Content-Type': WAF_CONTENT_TYPES[String(body.ContentType)] ?? 'text/plain' } : {};
-      for (const h of (custom?.ResponseHeaders ?? []) as { Name: string; Value: string }[]) headers[h.Name] = h.Value;
+      for (const h of (custom?.ResponseHeaders ?? []) as { Name: string; Value: unknown }[]) {
+        headers[h.Name] = headerValue(`${where} header ${h.Name}`, h.Value, [apiId, stageId]);
+      }
       const response = custom
         ? { status: Number(custom.ResponseCode), headers, body: body?.Content ?? '' }
         : { status: 403, headers: { 'Content-Type': 'text/plain' }, body: 'Forbidden' };
@@ -291,6 +293,34 @@ function readWebAcl(stageId: string, resources: CfnTemplate['Resources']): WebAc
       return { name: String(rule.Name), response, match: readStatement(where, statement) };
     });
   return { rules };
+}
+
+/** Where a block response's header names the stage's address, which the gateway replaces with its own (rest-api.ts). */
+export const STAGE_ADDRESS = '\0stage address\0';
+
+/**
+ * A custom response header's value: text, or `Fn::Sub` over text and the stage's execute-api
+ * address (`https://<api>.execute-api.<region>.<suffix>/<stage>`, then text), which local mode
+ * serves at its own address.
+ */
+function headerValue(where: string, value: unknown, [apiId, stageId]: [string, string]): string {
+  if (typeof value === 'string') return value;
+  const [text, variables = {}] = ((isRecord(value) && value['Fn::Sub']) || []) as [unknown, Record<string, unknown>?];
+  // As CloudFormation spells it, every other part a Ref.
+  const address = ['https://', apiId, '.execute-api.', 'AWS::Region', '.', 'AWS::URLSuffix', '/', stageId].map((p, i) =>
+    i % 2 ? { Ref: p } : p,
+  );
+  const resolve = (v: unknown): string | undefined => {
+    const [delimiter, parts = []] = ((isRecord(v) && v['Fn::Join']) || []) as [unknown, unknown[]?];
+    const rest = parts.slice(address.length);
+    const isAddress = delimiter === '' && JSON.stringify(parts.slice(0, address.length)) === JSON.stringify(address);
+    return typeof v === 'string' ? v : isAddress && rest.every((p) => typeof p === 'string') ? STAGE_ADDRESS + rest.join('') : undefined;
+  };
+  const values = Object.entries(variables).map(([name, v]) => [name, resolve(v)] as const);
+  if (typeof text !== 'string' || values.some(([, v]) => v === undefined)) {
+    throw new Error(`${where}: local mode renders text, or Fn::Sub over text and the stage's execute-api address, only`);
+  }
+  return values.reduce((rendered, [name, v]) => rendered.replaceAll(`\${${name}}`, v as string), text);
 }
 
 /** WAF's names for a custom response body's media type. */

@@ -43,6 +43,20 @@ const TRANSFORM: Readonly<Record<TextTransformation, (text: string) => string>> 
   LOWERCASE: (text) => text.replace(/[A-Z]/g, (c) => c.toLowerCase()),
   // \f, \t, \n, \r, \v and the no-break space (decimal 160) become a space; then runs of spaces one.
   COMPRESS_WHITE_SPACE: (text) => text.replace(/[\f\t\n\r\v\u00a0]/g, ' ').replace(/ {2,}/g, ' '),
+  // %XX to its byte; a `%` not followed by two hex digits stays; `+` stays (a path's `+` is literal).
+  URL_DECODE: (text) => text.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
+  // Repeated slashes, `.` parts and `..` parts with a part before them to undo go; a leading `..` stays.
+  NORMALIZE_PATH: (text) => {
+    const parts = text.split('/');
+    const kept: string[] = [];
+    parts.forEach((part, i) => {
+      const before = kept.at(-1);
+      if (part === '.' || (part === '' && i > 0 && i < parts.length - 1)) return;
+      if (part === '..' && before !== undefined && before !== '' && before !== '..') kept.pop();
+      else kept.push(part);
+    });
+    return kept.join('/');
+  },
 };
 
 function transform(text: string, transformations: readonly TextTransformation[]): string {
