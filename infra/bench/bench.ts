@@ -117,7 +117,7 @@ async function main(): Promise<void> {
   const apiKey = generateApiKey();
   await new DynamoDbApiKeyStore(documents, mainTables[apiKeysTable.logicalName] as string).add(newApiKeyRecord(apiKey, 'bench'));
   const ids = await seedPets(documents, mainTables[petsTable.logicalName] as string, 1, SETTINGS.seedPets);
-  // The floors read and write their own table, with the same pets (infra/bench/floor-table.ts).
+  // The floors read and write their own table, with the same pets' own fields (infra/bench/floor-table.ts).
   await raw.send(new CreateTableCommand(floorTableInput(FLOOR_TABLE)));
   await waitUntilTableExists({ client: raw, maxWaitTime: 60, minDelay: 0.2, maxDelay: 1 }, { TableName: FLOOR_TABLE });
   await seedPets(documents, FLOOR_TABLE, 1, SETTINGS.seedPets, floorSeedPet);

@@ -116,8 +116,8 @@ Each function runs the request its floor answers: \`list-pets\` \`GET /pets?stat
 \`POST /pets\`, \`get-pet\` \`GET /pets/{id}\`. The floors, bundled with plain esbuild as CommonJS
 (\`bundle, platform node, format cjs, minify\`, with the functions' \`mainFields\`, so both take the
 SDK's ESM build), create the DynamoDB document client at load and make the one store call of the
-operation (GetItem; one Query with Limit 21 on a (status, id) index, in a table of their own with
-the same pets, infra/bench/floor-table.ts; a conditional PutItem):
+operation (GetItem; one Query with Limit 21 on a (status, id) index, in a table of their own whose
+items are the same pets' own fields alone, infra/bench/floor-table.ts; a conditional PutItem):
 **SDK only** (infra/bench/floor-handler.ts), and **SDK + zod**, NewPet (zod/mini) parsed once per
 invocation as well (infra/bench/floor-zod-handler.ts). A function's first invocation also looks its
 API key up (then cached). Targets: import ≤ ${t.import.toFixed(2)}× and import + first ≤ ${t.importAndFirst.toFixed(2)}× the SDK + zod

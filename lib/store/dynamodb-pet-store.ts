@@ -23,6 +23,10 @@ const MAX_ID_ATTEMPTS = 5;
  */
 export const WRITE_TOKEN = 'writeToken';
 
+const FIELD_NAMES = { '#name': 'name', '#status': 'status' };
+/** A page names the Pet fields, leaving `statusOrder` and `writeToken` out (docs/data-model.md#listing); a get reads the whole item. */
+export const PAGE_FIELDS = { ProjectionExpression: 'id, #name, categoryId, #status', ExpressionAttributeNames: FIELD_NAMES };
+
 export class DynamoDbPetStore implements PetStore {
   readonly #client: DynamoDBDocumentClient;
   readonly #tableName: string;
@@ -128,6 +132,7 @@ export class DynamoDbPetStore implements PetStore {
       new ScanCommand({
         TableName: this.#tableName,
         Limit: limit + 1,
+        ...PAGE_FIELDS,
         ...(afterId === undefined ? {} : { ExclusiveStartKey: { id: afterId } }),
       }),
       { abortSignal: signal },
@@ -147,7 +152,8 @@ export class DynamoDbPetStore implements PetStore {
         IndexName: BY_STATUS_INDEX,
         Limit: limit + 1,
         KeyConditionExpression: afterId === undefined ? '#status = :status' : '#status = :status AND #order > :after',
-        ExpressionAttributeNames: { '#status': 'status', ...(afterId === undefined ? {} : { '#order': STATUS_ORDER_ATTRIBUTE }) },
+        ProjectionExpression: PAGE_FIELDS.ProjectionExpression,
+        ExpressionAttributeNames: { ...FIELD_NAMES, ...(afterId === undefined ? {} : { '#order': STATUS_ORDER_ATTRIBUTE }) },
         ExpressionAttributeValues: { ':status': status, ...(afterId === undefined ? {} : { ':after': statusOrder(afterId) }) },
       }),
       { abortSignal: signal },

@@ -4,6 +4,7 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { PAGE_FIELDS } from '#lib/store/dynamodb-pet-store.ts';
 import { generatePetId } from '#lib/store/ids.ts';
 import { BY_STATUS_INDEX, STATUS_ORDER_ATTRIBUTE, statusOrder } from '#lib/store/tables.ts';
 
@@ -11,7 +12,7 @@ const PAGE = 20;
 
 export function bareCalls(client: DynamoDBDocumentClient, table: string) {
   return {
-    /** One Query of the status index, or one Scan, of a page plus one (as the service does). */
+    /** One Query of the status index, or one Scan, of a page plus one, naming the Pet fields (as the service does). */
     list: async (status: string | null | undefined): Promise<Record<string, unknown>[]> => {
       const { Items = [] } = await client.send(
         status
@@ -19,11 +20,11 @@ export function bareCalls(client: DynamoDBDocumentClient, table: string) {
               TableName: table,
               IndexName: BY_STATUS_INDEX,
               KeyConditionExpression: '#status = :status',
-              ExpressionAttributeNames: { '#status': 'status' },
+              ...PAGE_FIELDS,
               ExpressionAttributeValues: { ':status': status },
               Limit: PAGE + 1,
             })
-          : new ScanCommand({ TableName: table, Limit: PAGE + 1 }),
+          : new ScanCommand({ TableName: table, Limit: PAGE + 1, ...PAGE_FIELDS }),
       );
       return Items.slice(0, PAGE);
     },
