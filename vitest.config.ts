@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { ENV } from './lib/config.ts';
 
 export default defineConfig({
   test: {
@@ -10,7 +11,11 @@ export default defineConfig({
     globalSetup: ['test/support/stage-setup.ts'],
     // Each file starts its own store and local API; two cores run two files at a time.
     pool: 'forks',
-    testTimeout: 20_000,
-    hookTimeout: 60_000,
+    // A busy machine gives a file a fraction of a core for its store, gateway, functions and
+    // clients at once: the local store's client may wait longer than production's (docs/testing.md),
+    // and a test or hook as long as it needs to finish, not to race.
+    env: { [ENV.timeoutScale]: '60' },
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
   },
 });

@@ -33,7 +33,7 @@ const KEYED_PATHS = ['/pets?limit=1', '/pets/0000000000000000', '/nowhere', '/op
 let template: CfnTemplate;
 beforeAll(async () => {
   template = await synthesizeStageTemplate('staging', CONTEXT);
-}, 60_000);
+});
 
 /** GET from a chosen loopback address (127.0.0.1, 127.0.0.2, …): WAF counts per source address. */
 function getFrom(localAddress: string, url: string, headers: Record<string, string> = {}): Promise<Response> {

@@ -115,7 +115,7 @@ async function listAll(url: string): Promise<Pet[]> {
 }
 
 describe('restart durability', () => {
-  it('keeps every pet across a SIGTERM and a restart on the same data folder', { timeout: 120_000 }, async () => {
+  it('keeps every pet across a SIGTERM and a restart on the same data folder', async () => {
     expect(readdirSync(dataDir)).toEqual([]);
 
     const first = await start();

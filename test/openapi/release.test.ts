@@ -92,7 +92,7 @@ beforeAll(async () => {
 afterAll(() => (copy ? rm(copy, { recursive: true, force: true }) : undefined));
 
 // Each step is a child process or a whole vitest run; a busy machine may take minutes.
-describe('npm run openapi -- --release, on a copy of the repository', { timeout: 300_000 }, () => {
+describe('npm run openapi -- --release, on a copy of the repository', () => {
   // Two cases show the release step runs the check the corpus runs in-process (each run costs a second).
   const refused = reversed('breaking').filter((c) => c.node === 'security requirement' || c.node === 'request body');
   it.each(refused.map((c) => [title(c), c] as const))('refuses a breaking change (%s), naming it, and writes nothing', async (_, c) => {

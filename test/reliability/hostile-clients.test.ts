@@ -9,6 +9,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '#lib/auth/api-keys.ts';
+import { ENV } from '#lib/config.ts';
 import { type ChildServer, startChildServer } from '../support/child-server.ts';
 
 const apiKey = generateApiKey();
@@ -16,7 +17,8 @@ let server: ChildServer;
 let target: URL;
 
 beforeAll(async () => {
-  server = await startChildServer({ PETSTORE_DATA_DIR: ':memory:', PETSTORE_API_KEY: apiKey });
+  // Local mode's own limits on connections and time, as it has them without a busy machine's allowance.
+  server = await startChildServer({ PETSTORE_DATA_DIR: ':memory:', PETSTORE_API_KEY: apiKey, [ENV.timeoutScale]: '1' });
   target = new URL(server.url);
 });
 

@@ -52,8 +52,9 @@ const petsCalls = () => proxy.calls.filter((c) => c.tableName === api.stack.tabl
 beforeAll(async () => {
   api = await startTestApi();
   // Point the handlers at the proxy in front of the real store; tables and key are already there.
+  // This suite is about production's timeouts: the store client gets them, not the tests' allowance.
   proxy = await startFaultProxy(api.stack.dynamodbEndpoint);
-  reconfigure({ [ENV.dynamodbEndpoint]: proxy.endpoint });
+  reconfigure({ [ENV.dynamodbEndpoint]: proxy.endpoint, [ENV.timeoutScale]: undefined });
 });
 
 beforeEach(() => {
