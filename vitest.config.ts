@@ -1,6 +1,12 @@
 import { defineConfig } from 'vitest/config';
 import { ENV } from './lib/config.ts';
 
+// The CDK's built-in CloudFormation validation only warns (its errors become warnings unless a
+// feature flag says otherwise) and takes most of each synthesis, which the suites make a few dozen
+// times: they skip it, as their child processes do. `cdk synth` keeps it; cfn-lint checks every
+// template (`npm run lint:cfn`).
+process.env.CDK_VALIDATION ??= 'false';
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
