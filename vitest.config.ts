@@ -18,8 +18,8 @@ export default defineConfig({
     // Each file starts its own store and local API; two cores run two files at a time.
     pool: 'forks',
     // A busy machine gives a file a fraction of a core for its store, gateway, functions and
-    // clients at once: the local store's client may wait longer than production's (docs/testing.md),
-    // and a test or hook as long as it needs to finish, not to race.
+    // clients at once: local mode waits longer than production would (docs/testing.md), and a test
+    // or hook as long as it needs to finish, not to race.
     env: { [ENV.timeoutScale]: '60' },
     testTimeout: 300_000,
     hookTimeout: 300_000,
