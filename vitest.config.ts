@@ -23,5 +23,6 @@ export default defineConfig({
     env: { [ENV.timeoutScale]: '60' },
     testTimeout: 300_000,
     hookTimeout: 300_000,
+    expect: { poll: { timeout: 60_000 } },
   },
 });
