@@ -111,11 +111,15 @@ describe('reserved concurrency, from the template', () => {
     };
     const { url } = await start({ apiKey, handlers: { 'list-pets': held } });
     const list = () => fetch(`${url}/pets`, { headers: { Authorization: `Bearer ${apiKey}` } });
-    // The burst, then what the bucket refills while the held calls outlast the 100 ms budget.
+    // The burst, then what the bucket refills while the held calls outlast the 100 ms budget. Each
+    // wait is the least the bucket needs: a busy machine that ends it late only refills more.
+    const refill = (tokens: number) => new Promise((resolve) => setTimeout(resolve, (tokens * 1000) / settings.throttlingRateLimit));
     const running = Array.from({ length: settings.throttlingBurstLimit }, list);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await expect.poll(() => entered).toBe(settings.throttlingBurstLimit);
+    await refill(RESERVED - settings.throttlingBurstLimit);
     running.push(...Array.from({ length: RESERVED - settings.throttlingBurstLimit }, list));
     await expect.poll(() => entered).toBe(RESERVED);
+    await refill(1);
     const throttled = await list();
     expect(throttled.status).toBe(503);
     expect(throttled.headers.get('retry-after')).toBe('1');
