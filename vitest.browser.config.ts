@@ -11,6 +11,5 @@ export default defineConfig({
     ...base.test,
     include: ['test/browser/**/*.test.ts'],
     exclude: ['**/node_modules/**'],
-    testTimeout: 60_000,
   },
 });

@@ -1,4 +1,11 @@
 import { defineConfig } from 'vitest/config';
+import { ENV } from './lib/config.ts';
+
+// The CDK's built-in CloudFormation validation only warns (its errors become warnings unless a
+// feature flag says otherwise) and takes most of each synthesis, which the suites make a few dozen
+// times: they skip it, as their child processes do. `cdk synth` keeps it; cfn-lint checks every
+// template (`npm run lint:cfn`).
+process.env.CDK_VALIDATION ??= 'false';
 
 export default defineConfig({
   test: {
@@ -10,7 +17,12 @@ export default defineConfig({
     globalSetup: ['test/support/stage-setup.ts'],
     // Each file starts its own store and local API; two cores run two files at a time.
     pool: 'forks',
-    testTimeout: 20_000,
-    hookTimeout: 60_000,
+    // A busy machine gives a file a fraction of a core for its store, gateway, functions and
+    // clients at once: local mode waits longer than production would (docs/testing.md), and a test
+    // or hook as long as it needs to finish, not to race.
+    env: { [ENV.timeoutScale]: '60' },
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
+    expect: { poll: { timeout: 60_000 } },
   },
 });

@@ -13,6 +13,8 @@ export const ENV = {
   idempotencyTable: 'IDEMPOTENCY_TABLE_NAME',
   /** Only for local mode and tests: a DynamoDB-compatible endpoint instead of AWS's. */
   dynamodbEndpoint: 'PETSTORE_DYNAMODB_ENDPOINT',
+  /** Only for local mode and tests: multiplies its timeouts (local store client, functions, server) on a busy machine. */
+  timeoutScale: 'PETSTORE_TIMEOUT_SCALE',
   /** Seconds an API key lookup may be cached; capped at 60 so a revocation bites within a minute. */
   keyCacheSeconds: 'API_KEY_CACHE_SECONDS',
   /** debug, info (the default), warn or error. */
@@ -59,6 +61,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
   };
 }
+
+/** PETSTORE_TIMEOUT_SCALE, 1 when unset or below 1. */
+export const timeoutScale = (env: NodeJS.ProcessEnv = process.env): number => Math.max(1, Number(env[ENV.timeoutScale]) || 1);
 
 /** A table name the stores need, or an error naming its variable. */
 export function required(value: string | undefined, name: string): string {

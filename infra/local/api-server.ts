@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse, S
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyResult } from 'aws-lambda';
+import { timeoutScale } from '#lib/config.ts';
 import { REQUEST_ID_HEADER } from '#lib/http/request-line.ts';
 import { HttpError } from '#lib/http/errors.ts';
 import { MAX_BODY_BYTES } from '#lib/http/json-body.ts';
@@ -20,14 +21,15 @@ import type { LocalRestApi, RequestHead } from './gateway/rest-api.ts';
 /**
  * Bounds that keep idle or slow clients from exhausting the process (its file descriptors are the
  * embedded store's too): at most MAX_CONNECTIONS at once, further ones refused at once; headers
- * within 5 s, the whole request within 30 s, idle keep-alive connections closed after 5 s, all
- * checked every second.
+ * within 5 s, the whole request within 30 s, idle keep-alive connections closed after 5 s (each
+ * times PETSTORE_TIMEOUT_SCALE), all checked every second.
  */
 const MAX_CONNECTIONS = 1_000;
+const SCALE = timeoutScale();
 const SERVER_LIMITS = {
-  headersTimeout: 5_000,
-  requestTimeout: 30_000,
-  keepAliveTimeout: 5_000,
+  headersTimeout: 5_000 * SCALE,
+  requestTimeout: 30_000 * SCALE,
+  keepAliveTimeout: 5_000 * SCALE,
   connectionsCheckingInterval: 1_000,
 } as const;
 

@@ -2,7 +2,7 @@
  * A stage's REST API ready to serve, in one of local mode's two modes: the same template-driven
  * gateway either way; only the code that answers an AWS_PROXY integration differs.
  */
-import { ENV } from '#lib/config.ts';
+import { ENV, timeoutScale } from '#lib/config.ts';
 import { GATEWAY_MAX_BODY_BYTES } from '#lib/http/gateway-errors.ts';
 import { reconfigure } from '#lib/services.ts';
 import type { FunctionId } from '#lib/operations.ts';
@@ -98,6 +98,7 @@ export function bundleStageApi(options: BundleStageOptions): StageApi {
     resolveRef: (id) => tables.get(id),
     extraEnvironment: {
       [ENV.dynamodbEndpoint]: options.dynamodbEndpoint,
+      [ENV.timeoutScale]: String(timeoutScale()),
       AWS_REGION: 'us-east-1',
       AWS_DEFAULT_REGION: 'us-east-1',
       AWS_ACCESS_KEY_ID: 'local',

@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { timeoutScale } from '../config.ts';
 
 export interface ClientOptions {
   /** A DynamoDB-compatible endpoint (local mode, tests); AWS's regional endpoint when absent. */
@@ -18,9 +19,6 @@ export interface ClientOptions {
  */
 export const STORE_TIMEOUTS = { connectionTimeoutMs: 500, requestTimeoutMs: 1_000, maxAttempts: 3 } as const;
 
-/** The most one attempt may take, from sending the request to the last byte of the response. */
-export const ATTEMPT_DEADLINE_MS = STORE_TIMEOUTS.connectionTimeoutMs + STORE_TIMEOUTS.requestTimeoutMs;
-
 /**
  * The SDK's HTTP handler with a deadline on the whole attempt. Its own timeouts end when the
  * response headers arrive (requestTimeout) or after a silence, so a store that sends headers and
@@ -29,6 +27,14 @@ export const ATTEMPT_DEADLINE_MS = STORE_TIMEOUTS.connectionTimeoutMs + STORE_TI
  * classifyStoreError makes the last one a 503.
  */
 class AttemptDeadlineHandler extends NodeHttpHandler {
+  /** The most one attempt may take, from sending the request to the last byte of the response. */
+  readonly #deadlineMs: number;
+
+  constructor(options: { connectionTimeout: number; requestTimeout: number; throwOnRequestTimeout: boolean }) {
+    super(options);
+    this.#deadlineMs = options.connectionTimeout + options.requestTimeout;
+  }
+
   override async handle(...args: Parameters<NodeHttpHandler['handle']>): ReturnType<NodeHttpHandler['handle']> {
     const started = Date.now();
     const result = await super.handle(...args);
@@ -36,10 +42,10 @@ class AttemptDeadlineHandler extends NodeHttpHandler {
     if (body && typeof body.destroy === 'function' && !body.readableEnded) {
       const timer = setTimeout(
         () => {
-          const message = `the store's response did not complete within ${ATTEMPT_DEADLINE_MS} ms`;
+          const message = `the store's response did not complete within ${this.#deadlineMs} ms`;
           body.destroy(Object.assign(new Error(message), { name: 'TimeoutError' }));
         },
-        Math.max(0, started + ATTEMPT_DEADLINE_MS - Date.now()),
+        Math.max(0, started + this.#deadlineMs - Date.now()),
       );
       body.once('close', () => clearTimeout(timer));
     }
@@ -49,11 +55,13 @@ class AttemptDeadlineHandler extends NodeHttpHandler {
 
 export function createDocumentClient(options: ClientOptions = {}): DynamoDBDocumentClient {
   const local = options.endpoint !== undefined;
+  // A local store only (never AWS's): one on a busy machine may answer late without being down.
+  const scale = local ? timeoutScale() : 1;
   const client = new DynamoDBClient({
     maxAttempts: STORE_TIMEOUTS.maxAttempts,
     requestHandler: new AttemptDeadlineHandler({
-      connectionTimeout: STORE_TIMEOUTS.connectionTimeoutMs,
-      requestTimeout: STORE_TIMEOUTS.requestTimeoutMs,
+      connectionTimeout: STORE_TIMEOUTS.connectionTimeoutMs * scale,
+      requestTimeout: STORE_TIMEOUTS.requestTimeoutMs * scale,
       // Without it the SDK only logs a warning when requestTimeout passes, and keeps waiting.
       throwOnRequestTimeout: true,
     }),

@@ -34,7 +34,7 @@ describe('the local API of this run', () => {
       const requestId = expectRequestId(res);
       const output = () => (bundleMode() ? api.functionOutput() : captured.join('\n'));
       // A worker's output is piped asynchronously: wait for the line.
-      await expect.poll(output, { timeout: 5_000 }).toContain(requestId);
+      await expect.poll(output).toContain(requestId);
       const access = output()
         .split('\n')
         .filter((line) => line.includes(requestId) && line.includes('"message":"request"'))

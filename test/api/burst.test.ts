@@ -74,13 +74,13 @@ describe.each(STAGE_NAMES)('%s at its burst', (stage) => {
     const statuses = (await creates(stack, apiKey, burst + rate)).map((r) => r.status);
     expect(statuses.filter((status) => status !== 201 && status !== 429)).toEqual([]);
     expect(statuses.filter((status) => status === 201).length).toBeGreaterThanOrEqual(burst);
-  }, 60_000);
+  });
 
   it(`serves ${stage}'s full burst with reserveConcurrency on: each function reserves its need`, async () => {
     const apiKey = generateApiKey();
     const stack = await start(stage, apiKey, variants.reserving(stage));
     expect((await creates(stack, apiKey, burst)).map((r) => r.status)).toEqual(Array(burst).fill(201));
-  }, 60_000);
+  });
 
   it(`answers what exceeds ${stage}'s burst at once with the gateway's 429, Retry-After and an Error body`, async () => {
     const apiKey = generateApiKey();
@@ -97,5 +97,5 @@ describe.each(STAGE_NAMES)('%s at its burst', (stage) => {
       expect(response.headers.get('retry-after')).toBe('1');
       expect(await response.json()).toEqual({ code: 'too_many_requests', message: expect.any(String), status: 429 });
     }
-  }, 60_000);
+  });
 });

@@ -37,7 +37,7 @@ const KEYED_PATHS = ['/pets?limit=1', '/pets/0000000000000000', '/nowhere', '/op
 let template: CfnTemplate;
 beforeAll(async () => {
   template = await synthesizeStageTemplate('staging', CONTEXT);
-}, 60_000);
+});
 
 /** GET from a chosen loopback address (127.0.0.1, 127.0.0.2, …): WAF counts per source address. */
 function getFrom(localAddress: string, url: string, headers: Record<string, string> = {}): Promise<Response> {
@@ -115,11 +115,15 @@ describe('reserved concurrency, from the template', () => {
     };
     const { url } = await start({ apiKey, handlers: { 'list-pets': held } });
     const list = () => fetch(`${url}/pets`, { headers: { Authorization: `Bearer ${apiKey}` } });
-    // The burst, then what the bucket refills while the held calls outlast the 100 ms budget.
+    // The burst, then what the bucket refills while the held calls outlast the 100 ms budget. Each
+    // wait is the least the bucket needs: a busy machine that ends it late only refills more.
+    const refill = (tokens: number) => new Promise((resolve) => setTimeout(resolve, (tokens * 1000) / capacity.apiThrottle.rateLimit));
     const running = Array.from({ length: capacity.apiThrottle.burstLimit }, list);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await expect.poll(() => entered).toBe(capacity.apiThrottle.burstLimit);
+    await refill(RESERVED - capacity.apiThrottle.burstLimit);
     running.push(...Array.from({ length: RESERVED - capacity.apiThrottle.burstLimit }, list));
     await expect.poll(() => entered).toBe(RESERVED);
+    await refill(1);
     const throttled = await list();
     expect(throttled.status).toBe(503);
     expect(throttled.headers.get('retry-after')).toBe('1');

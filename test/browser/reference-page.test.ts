@@ -49,7 +49,7 @@ beforeAll(async () => {
   const response = await page.goto(`${stack.url}/docs`);
   pagePolicy = (await response?.headerValue('content-security-policy')) ?? undefined;
   await page.locator('.opblock').first().waitFor();
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -22,7 +22,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'petstore-bundle-'));
 
 beforeAll(() => {
   app = synth({ bundlingStacks: ['PetStore-staging'] });
-}, 60_000);
+});
 afterAll(() => {
   app?.cleanup();
   rmSync(scratch, { recursive: true, force: true });

@@ -23,7 +23,7 @@ describe('--help', () => {
     // Each script is `node FILE [FLAG…] [ARGUMENT…]`: npm appends `-- --help` after them.
     expect(command).toMatch(/^node \S+\.ts(?: --[a-z-]+| [a-z]+)*$/);
     const [, ...args] = command.split(' ');
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [...args, '--help'], { cwd: ROOT, timeout: 15_000 });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [...args, '--help'], { cwd: ROOT, timeout: 120_000 });
     expect(stdout).toMatch(/^usage: /i);
     expect(stderr).toBe('');
   });

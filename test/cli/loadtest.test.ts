@@ -20,7 +20,7 @@ interface Run {
 
 function loadtest(args: readonly string[]): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [SCRIPT, ...args], { timeout: 15_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [SCRIPT, ...args], { timeout: 120_000 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
       resolve({ code, stdout, stderr });
     });

@@ -53,7 +53,7 @@ describe('the load test against a server with a certificate nobody trusts', () =
       execFile(
         process.execPath,
         [script, '--base-url', baseUrl, '--api-key', apiKey, '--duration', '1'],
-        { timeout: 15_000 },
+        { timeout: 120_000 },
         (error, stdout, stderr) => {
           resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, output: stdout + stderr });
         },

@@ -61,5 +61,5 @@ describe('embedded store (dynalite) under list traffic', () => {
       last.heapUsed - first.heapUsed,
       `heap after GC per 500 lists: ${trail} (is patches/dynalite+4.0.0.patch applied? npx patch-package)`,
     ).toBeLessThan(MAX_GROWTH_BYTES);
-  }, 120_000);
+  });
 });

@@ -1,9 +1,9 @@
 /**
  * The versioning policy (docs/openapi.md, "Versions") as cases: one small edit each to the released
- * 1.0.0 document, the verdict the policy gives it and the places the check must name. The verdicts
+ * document, the verdict the policy gives it and the places the check must name. The verdicts
  * come from the policy's rule, not from any library: every request valid under the released document
  * is still accepted with the same meaning, every response the service sends is still valid under it
- * (v1's response objects are closed, so a strict validator built from 1.0.0 is the judge), and what
+ * (v1's response objects are closed, so a strict validator built from the release is the judge), and what
  * a generated client names (paths, operations, parameters, fields) keeps its name.
  *
  * `reverse` compares the edited document to the released one instead, so one edit gives both
@@ -30,7 +30,7 @@ export interface CorpusCase {
   readonly edit: (document: Json) => void;
   /** Compare the edited document (as released) with the released one (as new). */
   readonly reverse?: boolean;
-  /** Places the check must name among the changes of this verdict (a place, or a place and its detail). */
+  /** Places the check must name among the changes of this verdict (a place, or a place and its detail, or a whole path's template). */
   readonly places: readonly string[];
 }
 
@@ -39,6 +39,12 @@ const param = (d: Json, method: string, path: string, name: string): Json =>
   op(d, method, path).parameters.find((p: Json) => p.name === name);
 const schema = (d: Json, name: string): Json => d.components.schemas[name];
 const response = (d: Json, method: string, path: string, status: string): Json => op(d, method, path).responses[status];
+
+/**
+ * Additions the API will never have, so that no real operation ever meets a case: a path no
+ * resource takes, and TRACE, which no operation can have (HttpMethod in lib/operations/operation.ts).
+ */
+const FICTIONAL_PATH = '/fictional-things';
 
 const LIST = 'GET /pets';
 const CREATE = 'POST /pets';
@@ -75,11 +81,11 @@ export const CORPUS: readonly CorpusCase[] = [
     verdict: 'compatible',
     why: 'a new address; no client calls it yet',
     edit: (d) => {
-      d.paths['/categories'] = {
-        get: { operationId: 'listCategories', security: [{ bearerAuth: [] }], responses: { 200: { description: 'The categories.' } } },
+      d.paths[FICTIONAL_PATH] = {
+        get: { operationId: 'listFictionalThings', security: [{ bearerAuth: [] }], responses: { 200: { description: 'Nothing real.' } } },
       };
     },
-    places: ['GET /categories'],
+    places: [`GET ${FICTIONAL_PATH}`],
   },
   {
     node: 'path',
@@ -89,7 +95,8 @@ export const CORPUS: readonly CorpusCase[] = [
     edit: (d) => {
       delete d.paths['/pets/{petId}'];
     },
-    places: [GET],
+    // Whatever methods it has: a whole path is named by them, then its template.
+    places: ['/pets/{petId}'],
   },
   {
     node: 'path parameter',
@@ -122,14 +129,14 @@ export const CORPUS: readonly CorpusCase[] = [
     verdict: 'compatible',
     why: 'a new method on a path; no client calls it yet',
     edit: (d) => {
-      d.paths['/pets/{petId}'].delete = {
-        operationId: 'deletePet',
+      d.paths['/pets/{petId}'].trace = {
+        operationId: 'traceFictionalPet',
         security: [{ bearerAuth: [] }],
         parameters: structuredClone(op(d, 'get', '/pets/{petId}').parameters),
-        responses: { 204: { description: 'Removed.' } },
+        responses: { 204: { description: 'Nothing real.' } },
       };
     },
-    places: ['DELETE /pets/{petId}'],
+    places: ['TRACE /pets/{petId}'],
   },
   {
     node: 'operation',

@@ -133,14 +133,15 @@ describe('compatible changes pass and say what to add to the changelog', () => {
 
   it('an operation added', () => {
     const comparison = afterEdit((d) => {
-      d.paths['/pets/{petId}'].delete = {
-        operationId: 'deletePet',
-        summary: 'Remove an animal',
+      // TRACE: no operation of the API can have it (HttpMethod in lib/operations/operation.ts).
+      d.paths['/pets/{petId}'].trace = {
+        operationId: 'traceFictionalPet',
+        summary: 'Nothing real',
         security: [{ bearerAuth: [] }],
-        responses: { 204: { description: 'Removed.' } },
+        responses: { 204: { description: 'Nothing real.' } },
       };
     });
-    expect(comparison.changes).toEqual([{ kind: 'compatible', where: 'DELETE /pets/{petId}', what: 'added' }]);
+    expect(comparison.changes).toEqual([{ kind: 'compatible', where: 'TRACE /pets/{petId}', what: 'added' }]);
     expect(comparison.nextVersion).toBe(bump(API_VERSION, 'minor'));
   });
 

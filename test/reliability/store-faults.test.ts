@@ -12,6 +12,7 @@ import { ENV } from '#lib/config.ts';
 import { type OperationId, operations } from '#lib/operations.ts';
 import { reconfigure } from '#lib/services.ts';
 import { createDocumentClient, STORE_TIMEOUTS } from '#lib/store/dynamodb-client.ts';
+import { TIMEOUT_SECONDS } from '../../infra/cdk/function-limits.ts';
 import { apiKeysTable, idempotencyTable, petsTable } from '#lib/store/tables.ts';
 import { lambdaContext, proxyEvent } from '../../infra/bench/scenarios.ts';
 import { type FaultProxy, SLOW_ANSWER_MS, startFaultProxy } from '../support/fault-proxy.ts';
@@ -44,6 +45,12 @@ async function expect503(response: Response, retryAfter: '1' | '2' = '1'): Promi
 }
 
 /**
+ * The bound on every 503 here: the function's own timeout. A 503 after it would be the function
+ * timing out (middy's), not the store client giving up; how much sooner depends on the machine.
+ */
+const FUNCTION_TIMEOUT_MS = TIMEOUT_SECONDS * 1000;
+
+/**
  * The store calls of the last request. Exact attempt counts hold because one client serves this
  * file and the SDK's retry quota (500 tokens; 5 a retry, 10 after a timeout) outlasts its ~300.
  */
@@ -52,8 +59,9 @@ const petsCalls = () => proxy.calls.filter((c) => c.tableName === api.stack.tabl
 beforeAll(async () => {
   api = await startTestApi();
   // Point the handlers at the proxy in front of the real store; tables and key are already there.
+  // This suite is about production's timeouts: the store client gets them, not the tests' allowance.
   proxy = await startFaultProxy(api.stack.dynamodbEndpoint);
-  reconfigure({ [ENV.dynamodbEndpoint]: proxy.endpoint });
+  reconfigure({ [ENV.dynamodbEndpoint]: proxy.endpoint, [ENV.timeoutScale]: undefined });
 });
 
 beforeEach(() => {
@@ -187,8 +195,9 @@ describe('store faults', () => {
     proxy.decide = (_op, table) => (table === api.stack.tableNames.pets ? 'hang' : 'pass');
     const started = performance.now();
     await expect503(await call('GET', '/pets', undefined));
-    // 3 attempts × 1 s request timeout, plus back-off: well inside the 10 s function timeout.
-    expect(performance.now() - started).toBeLessThan(4_500);
+    // 3 attempts, each cut at the request timeout, inside the function timeout.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(3 * STORE_TIMEOUTS.requestTimeoutMs);
+    expect(performance.now() - started).toBeLessThan(FUNCTION_TIMEOUT_MS);
     expect(petsCalls()).toHaveLength(3);
   });
 
@@ -198,8 +207,8 @@ describe('store faults', () => {
       proxy.decide = (_op, table) => (table === api.stack.tableNames.pets ? fault : 'pass');
       const started = performance.now();
       await expect503(await call('GET', '/pets', undefined));
-      // 3 attempts of at most 1.5 s each, plus back-off.
-      expect(performance.now() - started).toBeLessThan(6_000);
+      // 3 attempts, each cut at its deadline, inside the function timeout.
+      expect(performance.now() - started).toBeLessThan(FUNCTION_TIMEOUT_MS);
       expect(petsCalls()).toHaveLength(3);
     },
   );
@@ -209,7 +218,7 @@ describe('store faults', () => {
     const fresh = await createFreshKey();
     const started = performance.now();
     await expect503(await call('GET', '/pets', undefined, fresh));
-    expect(performance.now() - started).toBeLessThan(6_000);
+    expect(performance.now() - started).toBeLessThan(FUNCTION_TIMEOUT_MS);
   });
 
   it('answers 503 when something that is not DynamoDB answers 200 with an HTML page', async () => {
@@ -243,15 +252,15 @@ describe('store faults', () => {
     const { handler } = await import('../../functions/list-pets.ts');
     const deadline = Date.now() + 1_500;
     const context = { ...lambdaContext('list-pets', 'early-timeout'), getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()) };
-    const started = performance.now();
     const result = await handler(proxyEvent({ method: 'GET', path: '/pets' }, api.apiKey, 'early-timeout'), context);
-    expect(performance.now() - started).toBeLessThan(1_600);
+    // middy answered first: the store client had not made its 3 attempts.
+    expect(petsCalls().length).toBeLessThan(STORE_TIMEOUTS.maxAttempts);
     expect(result.statusCode).toBe(503);
     expect(result.headers?.['Retry-After']).toBe('1');
     expect(JSON.parse(result.body)).toMatchObject({ code: 'service_unavailable', status: 503 });
     // The read in flight is aborted with the answer, not left to time out and retry.
     const answered = performance.now();
-    await expectReadAborted(answered);
+    await expectReadAborted();
     expect(petsCalls().filter((c) => c.at > answered)).toHaveLength(0);
   });
 
@@ -330,7 +339,7 @@ describe('store faults', () => {
 });
 
 describe('an unreachable store', () => {
-  it('gives every operation a 503 Error within 3 s once the store goes away, the key already verified', async () => {
+  it('gives every operation a 503 Error before the function times out once the store goes away, the key already verified', async () => {
     const doomed = await startFaultProxy(api.stack.dynamodbEndpoint);
     reconfigure({ [ENV.dynamodbEndpoint]: doomed.endpoint });
     try {
@@ -339,14 +348,14 @@ describe('an unreachable store', () => {
       for (const [, method, path, body] of requests) {
         const started = performance.now();
         await expect503(await call(method, path, body));
-        expect(performance.now() - started).toBeLessThan(3_000);
+        expect(performance.now() - started).toBeLessThan(FUNCTION_TIMEOUT_MS);
       }
     } finally {
       reconfigure({ [ENV.dynamodbEndpoint]: proxy.endpoint });
     }
   });
 
-  it('gives every operation a 503 Error within 3 s', async () => {
+  it('gives every operation a 503 Error before the function times out', async () => {
     const closed = await startLocalApiOnClosedPort();
     try {
       for (const [, method, path, body] of requests) {
@@ -357,7 +366,7 @@ describe('an unreachable store', () => {
           ...(body ? { body } : {}),
         });
         await expect503(response);
-        expect(performance.now() - started).toBeLessThan(3_000);
+        expect(performance.now() - started).toBeLessThan(FUNCTION_TIMEOUT_MS);
       }
     } finally {
       await closed.close();
@@ -367,15 +376,15 @@ describe('an unreachable store', () => {
 });
 
 /**
- * The last call to the pets table, which hangs, was closed by an abort when the answer was sent at
- * `answered`: soon after it, and before the SDK's own request timeout would have closed it (and
- * retried). Fails if the connection never closes.
+ * The last call to the pets table, which hangs, was closed by an abort with the answer, not by the
+ * SDK's own request timeout: the SDK retries a call it timed out, and no call follows this one for
+ * longer than that timeout. Fails if the connection never closes.
  */
-async function expectReadAborted(answered: number): Promise<void> {
-  await expect.poll(() => petsCalls().at(-1)?.closedAt, { timeout: 5_000, interval: 10 }).toBeDefined();
-  const { at, closedAt = Number.NaN } = petsCalls().at(-1) ?? { at: Number.NaN };
-  expect(closedAt - answered).toBeLessThan(STORE_TIMEOUTS.requestTimeoutMs / 2);
-  expect(closedAt - at).toBeLessThan(STORE_TIMEOUTS.requestTimeoutMs);
+async function expectReadAborted(): Promise<void> {
+  await expect.poll(() => petsCalls().at(-1)?.closedAt, { interval: 10 }).toBeDefined();
+  const calls = petsCalls().length;
+  await new Promise((resolve) => setTimeout(resolve, 2 * STORE_TIMEOUTS.requestTimeoutMs));
+  expect(petsCalls()).toHaveLength(calls);
 }
 
 /** Pets in the real store (not through the proxy), all of them or those with this name. */

@@ -41,7 +41,7 @@ export async function startChildServer(env: Record<string, string>, args: readon
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start within 30 s:\n${output}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start within 120 s:\n${output}`)), 120_000);
     const check = () => {
       const match = /listening on (http:\/\/\S+)/.exec(output);
       if (match) {

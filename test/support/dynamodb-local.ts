@@ -32,7 +32,7 @@ export interface StartOptions {
 }
 
 const HOST = '127.0.0.1';
-const START_TIMEOUT_MS = 30_000;
+const START_TIMEOUT_MS = 120_000;
 const STOP_GRACE_MS = 5_000;
 const POLL_INTERVAL_MS = 100;
 /** How much of the child's output to keep for error messages. */

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MEMORY_MB, TIMEOUT_SECONDS } from '../../infra/cdk/function-limits.ts';
 import { toProxyEvent } from '../../infra/local/gateway/proxy-event.ts';
 import { lambdaContext } from '../../infra/local/lambda/lambda-context.ts';
+import { timeoutScale } from '#lib/config.ts';
 
 const eventFor = (rawHeaders: string[], body: Buffer, search = '') =>
   toProxyEvent({
@@ -67,12 +68,13 @@ describe('toProxyEvent', () => {
 });
 
 describe('lambdaContext', () => {
-  it('gives the handlers the deployed memory and a deadline one function timeout away', () => {
+  it('gives the handlers the deployed memory and a deadline one function timeout away (times PETSTORE_TIMEOUT_SCALE)', () => {
     const context = lambdaContext('r-1', 'get-pet');
     expect(context.memoryLimitInMB).toBe(String(MEMORY_MB));
     expect(context.awsRequestId).toBe('r-1');
     const remaining = context.getRemainingTimeInMillis();
-    expect(remaining).toBeLessThanOrEqual(TIMEOUT_SECONDS * 1000);
-    expect(remaining).toBeGreaterThan(TIMEOUT_SECONDS * 1000 - 1000);
+    const timeout = TIMEOUT_SECONDS * 1000 * timeoutScale();
+    expect(remaining).toBeLessThanOrEqual(timeout);
+    expect(remaining).toBeGreaterThan(timeout - 1000);
   });
 });

@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { timeoutScale } from '#lib/config.ts';
 import type { FunctionInvoker, Invocation } from '../gateway/rest-api.ts';
 import { references, type LambdaFunctionDefinition } from '../gateway/template.ts';
 
@@ -152,10 +153,11 @@ export class BundleFunctions {
         this.#discard(fn, environment);
         resolve({ ok: false, reason });
       };
+      const timeoutMs = fn.timeoutSeconds * 1000 * timeoutScale(this.#options.extraEnvironment);
       const timer = setTimeout(() => {
         cleanup();
         discard(`Task timed out after ${fn.timeoutSeconds}.00 seconds`);
-      }, fn.timeoutSeconds * 1000);
+      }, timeoutMs);
       const onMessage = (reply: Reply) => {
         cleanup();
         resolve(reply.ok ? { ok: true, result: reply.result } : { ok: false, reason: reply.reason ?? 'function error' });

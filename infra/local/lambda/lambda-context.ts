@@ -3,6 +3,7 @@
  * local functions, the benchmark and the tests hand a handler beside its event.
  */
 import type { Context } from 'aws-lambda';
+import { timeoutScale } from '#lib/config.ts';
 import { MEMORY_MB, TIMEOUT_SECONDS } from '../../cdk/function-limits.ts';
 import { LOCAL_STAGE } from '../gateway/proxy-event.ts';
 
@@ -11,14 +12,14 @@ export interface FunctionLimits {
   readonly timeoutSeconds: number;
 }
 
-/** The Lambda context a deployed function gets: its memory, and a deadline one timeout away. */
+/** The Lambda context a deployed function gets: its memory, and a deadline one timeout away (times PETSTORE_TIMEOUT_SCALE). */
 export function lambdaContext(
   requestId: string,
   functionName: string,
   stream = LOCAL_STAGE,
   limits: FunctionLimits = { memoryMb: MEMORY_MB, timeoutSeconds: TIMEOUT_SECONDS },
 ): Context {
-  const deadline = Date.now() + limits.timeoutSeconds * 1000;
+  const deadline = Date.now() + limits.timeoutSeconds * 1000 * timeoutScale();
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName,
