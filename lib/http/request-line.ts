@@ -32,7 +32,8 @@ export function requestLine(operationId: string): MiddlewareObj<APIGatewayProxyE
     const response = request.response;
     if (!response) return;
     const requestId = request.event.requestContext?.requestId ?? request.context.awsRequestId;
-    response.headers = withHeaders({ ...response.headers, [REQUEST_ID_HEADER]: requestId }, COMMON_RESPONSE_HEADERS);
+    response.headers = withHeaders(response.headers, COMMON_RESPONSE_HEADERS);
+    response.headers[REQUEST_ID_HEADER] = requestId;
     // A stage at warn keeps only API Gateway's access line, which cannot name the key, and the
     // canary's per-version alarms see nothing: both stages log at info.
     if (!isLogged('info')) return;

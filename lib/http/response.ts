@@ -17,8 +17,10 @@ export const COMMON_RESPONSE_HEADERS: Readonly<Record<string, string>> = {
 
 /** `headers`, then `more` over them, except `Vary`: the answer varies on the fields of both. */
 export function withHeaders(headers: Readonly<Record<string, string>>, more: Readonly<Record<string, string>>): Record<string, string> {
-  const vary = [...new Set([headers.Vary, more.Vary].flatMap((list) => list?.split(/\s*,\s*/) ?? []))].join(', ');
-  return { ...headers, ...more, ...(vary ? { Vary: vary } : {}) };
+  const merged = { ...headers, ...more };
+  // Most answers bring at most one Vary list: then one spread, no parsing (a warm path of every function).
+  if (headers.Vary && more.Vary) merged.Vary = [...new Set(`${headers.Vary},${more.Vary}`.split(/\s*,\s*/))].join(', ');
+  return merged;
 }
 
 export function json(statusCode: number, body: unknown, headers: Record<string, string> = {}): ApiResult {
