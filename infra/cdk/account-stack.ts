@@ -27,9 +27,10 @@ export class PetStoreAccountStack extends Stack {
       managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('service-role/AmazonAPIGatewayPushToCloudWatchLogs')],
     });
     const account = new CfnAccount(this, 'ApiGatewayAccount', { cloudWatchRoleArn: this.logsRole.roleArn });
-    // Retained: stages deployed later, or other APIs in the account, may log through it.
-    this.logsRole.applyRemovalPolicy(RemovalPolicy.RETAIN);
-    account.applyRemovalPolicy(RemovalPolicy.RETAIN);
+    // Retained: stages deployed later, or other APIs in the account, may log through it; but not
+    // past a failed first create (RetainExceptOnCreate), which would orphan a role nothing uses.
+    this.logsRole.applyRemovalPolicy(RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE);
+    account.applyRemovalPolicy(RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE);
 
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',

@@ -16,17 +16,17 @@ afterAll(() => app.cleanup());
 const account = Template.fromStack(app.accounts.staging);
 
 describe('PetStore-account', () => {
-  it('sets the account-level logging role once, and keeps both when the stack is deleted', () => {
+  it('sets the account-level logging role once, and keeps both when the stack is deleted, but not past a failed first create', () => {
     account.resourceCountIs('AWS::ApiGateway::Account', 1);
     account.resourceCountIs('AWS::IAM::Role', 1);
     const [setting] = Object.values(resourcesOf(account, 'AWS::ApiGateway::Account'));
     expect(setting).toMatchObject({
       Properties: { CloudWatchRoleArn: { 'Fn::GetAtt': [logicalId(app.accounts.staging.logsRole), 'Arn'] } },
-      DeletionPolicy: 'Retain',
+      DeletionPolicy: 'RetainExceptOnCreate',
       UpdateReplacePolicy: 'Retain',
     });
     const [role] = Object.values(resourcesOf(account, 'AWS::IAM::Role'));
-    expect(role).toMatchObject({ DeletionPolicy: 'Retain' });
+    expect(role).toMatchObject({ DeletionPolicy: 'RetainExceptOnCreate', UpdateReplacePolicy: 'Retain' });
     // Named by CloudFormation: IAM names are global to the account, and a region's stack must not take another's.
     expect(role?.Properties?.RoleName).toBeUndefined();
     expect(JSON.stringify(role?.Properties)).toContain('service-role/AmazonAPIGatewayPushToCloudWatchLogs');

@@ -275,6 +275,14 @@ describe.each(STAGE_NAMES)('%s REST API', (stage: StageName) => {
     expect(Object.keys(template.toJSON().Outputs ?? {}).some((id) => id.includes('Endpoint'))).toBe(false);
   });
 
+  it('takes keys over TLS 1.2 or 1.3 only on its execute-api endpoint, never the Regional default TLS_1_0', () => {
+    // An enhanced policy, which needs an endpoint access mode (STRICT: SNI must match the host).
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', {
+      SecurityPolicy: 'SecurityPolicy_TLS13_1_2_PQ_2025_09',
+      EndpointAccessMode: 'STRICT',
+    });
+  });
+
   it('outputs a base URL ending in /<stage>/v1', () => {
     const value = template.toJSON().Outputs.BaseUrl.Value as { 'Fn::Join': [string, unknown[]] };
     const parts = value['Fn::Join'][1];

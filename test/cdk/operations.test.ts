@@ -227,11 +227,14 @@ describe('canary deployments', () => {
     }
   });
 
-  it('keep every published version when a deploy replaces it, so the alias can be pointed back by hand', () => {
+  it('keep each version a successful deploy published, and delete one whose deploy rolled back, so the same commit can be deployed again', () => {
+    // RetainExceptOnCreate: kept when a later deploy drops it from the template (pointing `live` back
+    // by hand), deleted by the rollback of the operation that created it, so Lambda's "last version"
+    // is again the one `live` serves, and the retried code publishes a new one (docs/operators.md).
     const versions = resourcesOf(production, 'AWS::Lambda::Version');
     expect(Object.keys(versions)).toHaveLength(functionIds.length);
     for (const version of Object.values(versions)) {
-      expect(version).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+      expect(version).toMatchObject({ DeletionPolicy: 'RetainExceptOnCreate', UpdateReplacePolicy: 'Retain' });
     }
     const aliases = Object.values(resourcesOf(production, 'AWS::Lambda::Alias'));
     for (const alias of aliases)
@@ -247,7 +250,7 @@ describe('canary deployments', () => {
       (a) => resources[a.Name.Ref],
     );
     expect(alarms.map((a) => a.Properties.AlarmName as string).sort()).toEqual(
-      ['4xx-excess', '5xx-excess', 'errors', 'p99-duration'].map((suffix) => `PetStore-production-${name}-canary-${suffix}`),
+      ['4xx-excess', '5xx-excess', 'duration-excess', 'errors-excess'].map((suffix) => `PetStore-production-${name}-canary-${suffix}`),
     );
     // The version the alias moves to, and the function: never the stage (dependency-graph.test.ts).
     const aliasVersion = resources[logicalId(stack.liveAliases?.[name])].Properties.FunctionVersion;
@@ -258,31 +261,50 @@ describe('canary deployments', () => {
     const byName = Object.fromEntries(
       alarms.map((a) => [(a.Properties.AlarmName as string).replace(`PetStore-production-${name}-canary-`, ''), a.Properties]),
     );
-    // Lambda's own metrics of the version run through the alias: crashes/timeouts (the gateway's 502/504) and duration.
-    for (const [suffix, metricName] of [
-      ['errors', 'Errors'],
-      ['p99-duration', 'Duration'],
-    ] as const) {
-      expect(byName[suffix]).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: metricName });
-      expect(byName[suffix].Dimensions).toEqual(
-        expect.arrayContaining([
-          { Name: 'FunctionName', Value: fn },
-          { Name: 'Resource', Value: { 'Fn::Join': ['', [fn, ':live']] } },
-          { Name: 'ExecutedVersion', Value: aliasVersion },
-        ]),
-      );
-    }
-    // Its answers, counted from its own request lines (`functionVersion`: the version that ran), as a
-    // share above the function's (every version), in minutes with at least 20 of its requests only.
-    const logGroup = functionLogGroupId(name);
     const queries = (suffix: string) => byName[suffix].Metrics as MetricQuery[];
-    for (const suffix of ['4xx-excess', '5xx-excess']) {
-      expect(queries(suffix).find((q) => q.Expression)?.Expression).toBe(
-        'IF(requests >= 20, FILL(errors, 0) / requests - FILL(allErrors, 0) / allRequests, 0)',
-      );
-      expect(byName[suffix]).toMatchObject({ ComparisonOperator: 'GreaterThanThreshold', TreatMissingData: 'notBreaching' });
+    const perRequest = 'FILL(total, 0) / requests - FILL(allTotal, 0) / allRequests';
+    // Each is the version's per request above its function's (every version), in minutes with at least 20 of its requests.
+    for (const suffix of ['4xx-excess', '5xx-excess', 'errors-excess']) {
+      expect(queries(suffix).find((q) => q.Expression)?.Expression).toBe(`IF(requests >= 20, ${perRequest}, 0)`);
     }
-    expect([byName['4xx-excess'].Threshold, byName['5xx-excess'].Threshold]).toEqual([0.5, 0.05]);
+    expect(queries('duration-excess').find((q) => q.Expression)?.Expression).toBe(
+      `IF(requests >= 20 AND FILL(total, 0) / requests > 2 * FILL(allTotal, 0) / allRequests, ${perRequest}, 0)`,
+    );
+    for (const alarm of Object.values(byName)) {
+      expect(alarm).toMatchObject({ ComparisonOperator: 'GreaterThanThreshold', TreatMissingData: 'notBreaching' });
+    }
+    expect(['4xx-excess', '5xx-excess', 'errors-excess', 'duration-excess'].map((suffix) => byName[suffix].Threshold)).toEqual([
+      0.5,
+      0.05,
+      0.05,
+      plain.stacks.production.settings.functionDurationMs,
+    ]);
+    // Lambda's own metrics of the version run through the alias, and of the function as a whole:
+    // crashes/timeouts (the gateway's 502/504) and duration, over invocations.
+    for (const [suffix, metricName] of [
+      ['errors-excess', 'Errors'],
+      ['duration-excess', 'Duration'],
+    ] as const) {
+      const metrics = Object.fromEntries(queries(suffix).flatMap((q) => (q.MetricStat ? [[q.Id, q.MetricStat]] : [])));
+      const versionDimensions = [
+        { Name: 'ExecutedVersion', Value: aliasVersion },
+        { Name: 'FunctionName', Value: fn },
+        { Name: 'Resource', Value: { 'Fn::Join': ['', [fn, ':live']] } },
+      ];
+      const lambda = (metric: string, dimensions: unknown[]) => ({
+        Metric: { Namespace: 'AWS/Lambda', MetricName: metric, Dimensions: dimensions },
+        Period: 60,
+        Stat: 'Sum',
+      });
+      expect(metrics).toEqual({
+        requests: lambda('Invocations', versionDimensions),
+        total: lambda(metricName, versionDimensions),
+        allRequests: lambda('Invocations', [{ Name: 'FunctionName', Value: fn }]),
+        allTotal: lambda(metricName, [{ Name: 'FunctionName', Value: fn }]),
+      });
+    }
+    // Its answers, counted from its own request lines (`functionVersion`: the version that ran).
+    const logGroup = functionLogGroupId(name);
     const request = '$.message = "request"';
     const clientError = `{ (${request}) && ($.status >= 400) && ($.status < 500) }`;
     // A dependency's 503 (service_unavailable) is no fault of the version: never counted.
@@ -291,9 +313,9 @@ describe('canary deployments', () => {
     const byVersion = { Version: '$.functionVersion' };
     const filters = (errors: string) => ({
       requests: { logGroup, pattern: `{ ${request} }`, dimensions: byVersion },
-      errors: { logGroup, pattern: errors, dimensions: byVersion },
+      total: { logGroup, pattern: errors, dimensions: byVersion },
       allRequests: { logGroup, pattern: `{ ${request} }`, defaultValue: 0 },
-      allErrors: { logGroup, pattern: errors, defaultValue: 0 },
+      allTotal: { logGroup, pattern: errors, defaultValue: 0 },
     });
     const expected: Record<string, Record<string, FilterSummary>> = { '5xx-excess': filters(bug), '4xx-excess': filters(clientError) };
     for (const [suffix, filters] of Object.entries(expected)) {
@@ -329,10 +351,50 @@ describe('canary deployments', () => {
       expect(windowOf('4xx-excess')).toEqual([2, 13]);
       expect(windowOf('5xx-excess')).toEqual([2, 13]);
       // Lambda's own metrics, not log-counted: fired within minutes.
-      expect(windowOf('errors')).toEqual([2, 3]);
-      expect(windowOf('p99-duration')).toEqual([3, 5]);
+      expect(windowOf('errors-excess')).toEqual([2, 3]);
+      expect(windowOf('duration-excess')).toEqual([3, 5]);
     }
   });
+
+  it.each(functionIds)(
+    "roll %s back for what the version does, never for a dependency's slowness or 503s, which both versions meet",
+    (name) => {
+      const resources = production.toJSON().Resources;
+      const groupId = logicalId(stack.deploymentGroups?.[name]);
+      const alarms = (resources[groupId].Properties.AlarmConfiguration.Alarms as Array<{ Name: { Ref: string } }>).map(
+        (a) => resources[a.Name.Ref].Properties,
+      );
+      // What the old version and the new one (the canary's 10 %: 30 requests a minute) do.
+      const fine: Behaviour = { share4xx: 0.05, share503: 0, share5xx: 0, crashes: 0, durationMs: 60 };
+      const dependencySlow: Behaviour = { ...fine, share503: 0.4, crashes: 0.02, durationMs: 2_400 };
+      const firing = (old: Behaviour, mine: Behaviour, requests = 30) =>
+        alarms
+          .filter((alarm) => {
+            const value = evaluate(alarm.Metrics as MetricQuery[], {
+              old: { ...old, requests: 9 * requests },
+              mine: { ...mine, requests },
+            });
+            // A steady scenario breaches in every minute of the window, or in none.
+            return value > (alarm.Threshold as number);
+          })
+          .map((alarm) => (alarm.AlarmName as string).replace(`PetStore-production-${name}-canary-`, ''))
+          .sort();
+      expect(firing(fine, fine)).toEqual([]);
+      // DynamoDB slow or unreachable: 503 after the store's deadlines, a timeout or two, on both versions.
+      expect(firing(dependencySlow, dependencySlow)).toEqual([]);
+      expect(firing({ ...fine, share503: 1, durationMs: 4_500 }, { ...fine, share503: 1, durationMs: 4_500 })).toEqual([]);
+      // The version alone.
+      expect(firing(fine, { ...fine, share5xx: 1 })).toEqual(['5xx-excess']);
+      expect(firing(fine, { ...fine, share4xx: 1 })).toEqual(['4xx-excess']);
+      expect(firing(fine, { ...fine, crashes: 0.5 })).toEqual(['errors-excess']);
+      expect(firing(fine, { ...fine, durationMs: 600 })).toEqual(['duration-excess']);
+      // …also while a dependency fails both.
+      expect(firing(dependencySlow, { ...dependencySlow, share5xx: 0.3 })).toEqual(['5xx-excess']);
+      expect(firing(dependencySlow, { ...dependencySlow, crashes: 0.5 })).toEqual(['errors-excess']);
+      // Under 20 of its requests a minute judge nothing.
+      expect(firing(fine, { ...fine, share4xx: 1, share5xx: 1, crashes: 0.5, durationMs: 600 }, 19)).toEqual([]);
+    },
+  );
 
   it('refuse a function log group whose class has no metric filters, before CloudFormation would', () => {
     const stack = new Stack(new App(), 'PetStore-test');
@@ -586,4 +648,108 @@ function filterOf(stage: StageName, query: MetricQuery, logGroup: string, namesp
     ...(t?.DefaultValue === undefined ? {} : { defaultValue: t.DefaultValue }),
     ...(t?.Dimensions ? { dimensions: Object.fromEntries(t.Dimensions.map((d) => [d.Key, d.Value])) } : {}),
   };
+}
+
+/** What one version does in a minute: shares of its requests, and its mean duration. */
+interface Behaviour {
+  readonly share4xx: number;
+  /** A dependency's 503 (`service_unavailable`). */
+  readonly share503: number;
+  /** 5xx other than 503: bugs. */
+  readonly share5xx: number;
+  /** Crashes and timeouts: no answer, so no request line. */
+  readonly crashes: number;
+  readonly durationMs: number;
+}
+
+/**
+ * A minute's value of an alarm's metric math, with each metric read from what the versions did:
+ * Lambda's metrics by their name, the request line's counts by their filter's (pinned above).
+ */
+function evaluate(queries: readonly MetricQuery[], versions: Record<'old' | 'mine', Behaviour & { requests: number }>): number {
+  const of = (b: Behaviour & { requests: number }, metricName: string): number => {
+    const answered = b.requests * (1 - b.crashes);
+    const values: Record<string, number> = {
+      Invocations: b.requests,
+      Errors: b.requests * b.crashes,
+      Duration: b.requests * b.durationMs,
+      Responses: answered,
+      Responses4xx: answered * b.share4xx,
+      Responses5xxExcept503: answered * b.share5xx,
+    };
+    const value = values[metricName];
+    if (value === undefined) throw new Error(`No scenario value for ${metricName}`);
+    return value;
+  };
+  const data: Record<string, number> = {};
+  for (const q of queries) {
+    if (!q.MetricStat) continue;
+    const { MetricName, Dimensions = [] } = q.MetricStat.Metric;
+    // The version's metric names it (ExecutedVersion, or Version from its line); the function's is every version's.
+    const ofVersion = Dimensions.some((d) => d.Name === 'ExecutedVersion' || d.Name === 'Version');
+    data[q.Id] = ofVersion ? of(versions.mine, MetricName) : of(versions.mine, MetricName) + of(versions.old, MetricName);
+  }
+  const expression = queries.find((q) => q.ReturnData !== false && q.Expression)?.Expression;
+  if (!expression) throw new Error('No expression');
+  return metricMath(expression, data);
+}
+
+/** CloudWatch metric math, the part the alarms use: numbers, ids, + - * /, > >=, AND, IF() and FILL(). */
+function metricMath(expression: string, data: Readonly<Record<string, number>>): number {
+  const tokens = expression.match(/\d+(?:\.\d+)?|[A-Za-z]\w*|>=|[-+*/(),>]/g) ?? [];
+  let at = 0;
+  const next = () => tokens[at++] as string;
+  const expect_ = (token: string) => {
+    if (next() !== token) throw new Error(`Expected ${token} in ${expression}`);
+  };
+  const primary = (): number => {
+    const token = next();
+    if (token === '(') {
+      const value = condition();
+      expect_(')');
+      return value;
+    }
+    if (/^\d/.test(token)) return Number(token);
+    if (token === 'IF' || token === 'FILL') {
+      expect_('(');
+      const args = [condition()];
+      while (tokens[at] === ',') {
+        next();
+        args.push(condition());
+      }
+      expect_(')');
+      const [a = 0, b = 0, c = 0] = args;
+      return token === 'IF' ? (a ? b : c) : Number.isNaN(a) ? b : a;
+    }
+    // A metric with no data point in the minute is missing: NaN until FILLed.
+    return data[token] ?? Number.NaN;
+  };
+  const term = (): number => {
+    let value = primary();
+    while (tokens[at] === '*' || tokens[at] === '/') value = next() === '*' ? value * primary() : value / primary();
+    return value;
+  };
+  const sum = (): number => {
+    let value = term();
+    while (tokens[at] === '+' || tokens[at] === '-') value = next() === '+' ? value + term() : value - term();
+    return value;
+  };
+  const comparison = (): number => {
+    const left = sum();
+    if (tokens[at] !== '>' && tokens[at] !== '>=') return left;
+    const op = next();
+    const right = sum();
+    return Number(op === '>' ? left > right : left >= right);
+  };
+  const condition = (): number => {
+    let value = comparison();
+    while (tokens[at] === 'AND') {
+      next();
+      value = Number(comparison() && value);
+    }
+    return value;
+  };
+  const value = condition();
+  if (at !== tokens.length) throw new Error(`Unparsed ${tokens.slice(at).join(' ')} in ${expression}`);
+  return value;
 }

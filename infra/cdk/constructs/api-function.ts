@@ -51,8 +51,9 @@ export interface ApiFunctionProps {
   readonly logGroupClass: LogGroupClass;
   readonly environment?: Readonly<Record<string, string>>;
   /**
-   * Keep each published version when a deploy replaces it (production: the `live` alias can be
-   * pointed back at one by hand). By default CloudFormation deletes the previous version.
+   * Keep each version a successful deploy published, for pointing `live` back by hand; one whose
+   * deploy rolls back is deleted (RetainExceptOnCreate), so the same code can be published again.
+   * By default CloudFormation deletes the previous version.
    */
   readonly retainVersions?: boolean;
   /**
@@ -105,7 +106,7 @@ export class ApiFunction extends NodejsFunction {
       systemLogLevelV2: SystemLogLevel.WARN,
       applicationLogLevelV2: APPLICATION_LOG_LEVEL[props.logLevel],
       role,
-      ...(props.retainVersions ? { currentVersionOptions: { removalPolicy: RemovalPolicy.RETAIN } } : {}),
+      ...(props.retainVersions ? { currentVersionOptions: { removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE } } : {}),
       tracing: props.tracing ? Tracing.ACTIVE : Tracing.DISABLED,
     });
     logGroup.grantWrite(role);

@@ -16,8 +16,10 @@
  * 10 % of one function's traffic, too little to move a stage-wide rate. A version is judged against
  * its function (every version): a 4xx is the client's mistake, and a 5xx other than a dependency's
  * 503 a bug, only where one version answers more of them than the others; a dependency's 503
- * (`service_unavailable`) is no fault of the version and never counts. The arithmetic of the
- * thresholds and windows against the canary's length is in docs/operators.md.
+ * (`service_unavailable`) is no fault of the version and never counts. Crashes and duration, which
+ * Lambda publishes per version, are judged against the function's alike, so a slow or failing
+ * dependency, which both versions meet, fires none. The arithmetic of the thresholds and windows
+ * against the canary's length is in docs/operators.md.
  */
 import { Duration, Stack } from 'aws-cdk-lib';
 import { LambdaDeploymentConfig } from 'aws-cdk-lib/aws-codedeploy';
@@ -113,16 +115,19 @@ export interface MonitoringProps {
   readonly tables: readonly ServiceTable[];
 }
 
-/** The alarms of one function's deployment group, on the version being deployed only. */
+/**
+ * The alarms of one function's deployment group: each compares the version being deployed with its
+ * function as a whole (every version), so what a dependency does to both versions alike fires none.
+ */
 export interface CanaryAlarms {
   /** Its share of 5xx but 503 (bugs) CANARY_EXCESS.serverErrors above the function's. */
   readonly serverErrorExcess: Alarm;
   /** Its 4xx share CANARY_EXCESS.clientErrors above the function's. */
   readonly clientErrorExcess: Alarm;
-  /** Its crashes and timeouts (the gateway's 502/504: no request line is written). */
-  readonly errors: Alarm;
-  /** Its p99 duration above `alarmP99LatencyMs`. */
-  readonly durationP99: Alarm;
+  /** Its share of crashes and timeouts (the gateway's 502/504: no request line) CANARY_EXCESS.serverErrors above the function's. */
+  readonly errorExcess: Alarm;
+  /** Its mean duration over twice the function's and `functionDurationMs` above it. */
+  readonly durationExcess: Alarm;
 }
 
 export class Monitoring extends Construct {
@@ -243,8 +248,8 @@ export class Monitoring extends Construct {
   }
 
   /**
-   * What a canary of `functionName` is judged on: the deploying version's own 5xx rate, 4xx excess,
-   * crashes and p99 duration. Nothing stage-wide: 10 % of one function's traffic hardly moves a
+   * What a canary of `functionName` is judged on: the deploying version's 5xx, 4xx, crashes and
+   * duration, each against its function's. Nothing stage-wide: 10 % of one function's traffic hardly moves a
    * stage's rate, and a surge, a table's throttling or another function's failure during the
    * deploy is no fault of the new version (those alarms page as usual).
    */
@@ -420,63 +425,103 @@ interface CanaryProps {
   readonly answers: VersionMetrics;
 }
 
+/** A count or total of the version's requests and of its function's (every version), and the requests. */
+interface Compared {
+  readonly mine: { readonly total: IMetric; readonly requests: IMetric };
+  readonly all: { readonly total: IMetric; readonly requests: IMetric };
+}
+
 /**
  * The alarms on the version `alias` is being moved to (its number is the Version resource's, so
  * each deploy re-points them before CodeDeploy starts). They reference the function and its
  * version, never the API stage (see MonitoringProps.api).
  */
 function canaryAlarmsOf(scope: Construct, { name, prefix, settings, alias, answers }: CanaryProps): CanaryAlarms {
-  const id = `${pascal(name)}Canary`;
   const version = alias.version.version;
   const mine = answers.byVersion(version);
-  // Lambda's metrics of the version when invoked through the alias. The Resource is spelt out:
-  // `alias.functionName` refers to the alias, which would close the cycle alias → group → alarm.
+  // Lambda's metrics of the version when invoked through the alias, and of the function as a whole.
+  // The FunctionName is spelt out: `alias.functionName` refers to the alias, which would close the
+  // cycle alias → group → alarm.
   const functionName = alias.version.lambda.functionName;
-  const executed = (metricName: 'Errors' | 'Duration', statistic: string) =>
+  const lambda = (metricName: 'Invocations' | 'Errors' | 'Duration', ofVersion: boolean) =>
     new Metric({
       namespace: 'AWS/Lambda',
       metricName,
-      dimensionsMap: { FunctionName: functionName, Resource: `${functionName}:${alias.aliasName}`, ExecutedVersion: version },
-      statistic,
+      dimensionsMap: ofVersion
+        ? { FunctionName: functionName, Resource: `${functionName}:${alias.aliasName}`, ExecutedVersion: version }
+        : { FunctionName: functionName },
+      statistic: Stats.SUM,
       period: PERIOD,
     });
-  const excess = (answer: keyof typeof CANARY_EXCESS, suffix: string, what: string) =>
-    new Alarm(scope, `${id}${pascal(suffix)}`, {
-      alarmName: `${prefix}-${name}-canary-${suffix}`,
-      alarmDescription:
-        `The version being deployed answered ${what} to a share of its requests ${CANARY_EXCESS[answer] * 100} points above the ` +
-        `function's (all versions), with at least ${CANARY_MIN_REQUESTS} requests a minute, in ` +
-        `${LOG_COUNTED_WINDOW.datapointsToAlarm} of ${LOG_COUNTED_WINDOW.evaluationPeriods} minutes.`,
-      metric: new MathExpression({
-        expression: `IF(requests >= ${CANARY_MIN_REQUESTS}, FILL(errors, 0) / requests - FILL(allErrors, 0) / allRequests, 0)`,
-        usingMetrics: { requests: mine.requests, errors: mine[answer], allRequests: answers.all.requests, allErrors: answers.all[answer] },
-        label: `${name}: the new version's ${what} share above the function's`,
-        period: PERIOD,
-      }),
-      threshold: CANARY_EXCESS[answer],
-      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-      ...LOG_COUNTED_WINDOW,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    });
-  const errors = countAlarm(scope, `${id}Errors`, {
-    alarmName: `${prefix}-${name}-canary-errors`,
-    metric: executed('Errors', Stats.SUM),
-    what: `the version of ${name} being deployed crashed or timed out`,
+  const executed = (metricName: 'Errors' | 'Duration'): Compared => ({
+    mine: { total: lambda(metricName, true), requests: lambda('Invocations', true) },
+    all: { total: lambda(metricName, false), requests: lambda('Invocations', false) },
   });
-  const durationP99 = new Alarm(scope, `${id}DurationP99`, {
-    alarmName: `${prefix}-${name}-canary-p99-duration`,
-    alarmDescription: `The version being deployed ran longer than ${settings.alarmP99LatencyMs} ms at p99 in 3 of 5 minutes.`,
-    metric: executed('Duration', Stats.p(99)),
-    threshold: settings.alarmP99LatencyMs,
+  const logged = (answer: keyof typeof CANARY_EXCESS): Compared => ({
+    mine: { total: mine[answer], requests: mine.requests },
+    all: { total: answers.all[answer], requests: answers.all.requests },
+  });
+  const excess = (suffix: string, compared: Compared, props: Omit<ExcessProps, 'alarmName'>) =>
+    excessAlarm(scope, `${pascal(name)}Canary${pascal(suffix)}`, compared, { alarmName: `${prefix}-${name}-canary-${suffix}`, ...props });
+  const lambdaWindow = { datapointsToAlarm: 2, evaluationPeriods: 3 };
+  return {
+    serverErrorExcess: excess('5xx-excess', logged('serverErrors'), {
+      what: 'a share of 5xx other than 503 (bugs)',
+      threshold: CANARY_EXCESS.serverErrors,
+      window: LOG_COUNTED_WINDOW,
+    }),
+    clientErrorExcess: excess('4xx-excess', logged('clientErrors'), {
+      what: 'a share of 4xx',
+      threshold: CANARY_EXCESS.clientErrors,
+      window: LOG_COUNTED_WINDOW,
+    }),
+    errorExcess: excess('errors-excess', executed('Errors'), {
+      what: 'a share of crashes and timeouts',
+      threshold: CANARY_EXCESS.serverErrors,
+      window: lambdaWindow,
+    }),
+    durationExcess: excess('duration-excess', executed('Duration'), {
+      what: 'a mean duration (ms)',
+      threshold: settings.functionDurationMs,
+      // Over twice the function's as well: one slow dependency slows both versions alike.
+      atLeastTimes: 2,
+      window: { datapointsToAlarm: 3, evaluationPeriods: 5 },
+    }),
+  };
+}
+
+interface ExcessProps {
+  readonly alarmName: string;
+  /** What the version had, for the description: "…had <what> above its function's…". */
+  readonly what: string;
+  readonly threshold: number;
+  readonly window: { readonly datapointsToAlarm: number; readonly evaluationPeriods: number };
+  /** Only where the version's value is also more than this many times its function's. */
+  readonly atLeastTimes?: number;
+}
+
+/**
+ * Alarm when the version's total per request exceeds its function's (every version, itself
+ * included) by more than `threshold`, in minutes with at least CANARY_MIN_REQUESTS of its requests.
+ */
+function excessAlarm(scope: Construct, id: string, { mine, all }: Compared, props: ExcessProps): Alarm {
+  const [minePer, allPer] = ['FILL(total, 0) / requests', 'FILL(allTotal, 0) / allRequests'];
+  const times = props.atLeastTimes === undefined ? '' : ` AND ${minePer} > ${props.atLeastTimes} * ${allPer}`;
+  return new Alarm(scope, id, {
+    alarmName: props.alarmName,
+    alarmDescription:
+      `The version being deployed had ${props.what} ${props.threshold} above its function's (all versions)` +
+      `${props.atLeastTimes === undefined ? '' : ` and over ${props.atLeastTimes} times it`}, with at least ` +
+      `${CANARY_MIN_REQUESTS} requests a minute, in ${props.window.datapointsToAlarm} of ${props.window.evaluationPeriods} minutes.`,
+    metric: new MathExpression({
+      expression: `IF(requests >= ${CANARY_MIN_REQUESTS}${times}, ${minePer} - ${allPer}, 0)`,
+      usingMetrics: { requests: mine.requests, total: mine.total, allRequests: all.requests, allTotal: all.total },
+      label: `${props.alarmName}: the version's per request above the function's`,
+      period: PERIOD,
+    }),
+    threshold: props.threshold,
     comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-    evaluationPeriods: 5,
-    datapointsToAlarm: 3,
+    ...props.window,
     treatMissingData: TreatMissingData.NOT_BREACHING,
   });
-  return {
-    serverErrorExcess: excess('serverErrors', '5xx-excess', '5xx other than 503'),
-    clientErrorExcess: excess('clientErrors', '4xx-excess', '4xx'),
-    errors,
-    durationP99,
-  };
 }

@@ -11,7 +11,9 @@ import {
   AccessLogFormat,
   AuthorizationType,
   BasePathMapping,
+  type CfnRestApi,
   DomainName,
+  EndpointAccessMode,
   EndpointType,
   GatewayResponse,
   type IResource,
@@ -166,6 +168,11 @@ export class PetStoreApi extends Construct {
     });
     // RestApi adds an `Endpoint` output (the stage root, without /v1); the stack outputs BaseUrl instead.
     this.api.node.tryRemoveChild('Endpoint');
+    // The execute-api endpoint takes keys too: TLS 1.2 or 1.3, not the Regional default TLS_1_0
+    // (docs/operators.md). RestApi's props have no security policy; its CloudFormation resource does.
+    const cfnApi = this.api.node.defaultChild as CfnRestApi;
+    cfnApi.securityPolicy = SecurityPolicy.TLS13_1_2_PQ_2025_09;
+    cfnApi.endpointAccessMode = EndpointAccessMode.STRICT;
 
     // Pre-create the execution log group API Gateway would otherwise create without retention. Its
     // name is API Gateway's, so it cannot carry a class (log-groups.ts): Standard, errors only.
