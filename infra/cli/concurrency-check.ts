@@ -1,11 +1,14 @@
 /**
  * Before a stage is deployed: can the account's Lambda concurrency hold it? Pure, so the deploy CLI
- * (deploy.ts) only reads the account's numbers and acts on the verdict. A stage that reserves
- * concurrency must leave Lambda's minimum unreserved, or CloudFormation fails mid-deploy and rolls
- * back: stop before it starts. Otherwise it deploys, with a warning where the account cannot hold
- * what the stages that may share it admit at once (the synth's sums, against the account's numbers).
+ * (deploy.ts) only reads the account's numbers and acts on the verdict. It stops a stage whose
+ * reservations would leave fewer than Lambda's minimum unreserved (CloudFormation would fail
+ * mid-deploy and roll back), and one the account cannot serve: what the stages that may share it
+ * admit at once (the synth's sums) above what the account leaves them, which would answer 503.
  */
 import { MINIMUM_UNRESERVED_CONCURRENCY, type StageInAccount, accountShares, fmt, minimumUnreserved, sum } from '../cdk/capacity.ts';
+
+/** The flag that deploys without this check, for an operator who knows the account better. */
+export const SKIP_CHECK_FLAG = '--skip-concurrency-check';
 
 /** The account's numbers, as Lambda's GetAccountSettings and GetFunctionConcurrency give them. */
 export interface AccountConcurrency {
@@ -18,8 +21,8 @@ export interface AccountConcurrency {
 }
 
 export interface ConcurrencyVerdict {
-  readonly verdict: 'proceed' | 'warn' | 'stop';
-  /** What to tell the operator; empty when proceeding without remark. */
+  readonly verdict: 'proceed' | 'stop';
+  /** What to tell the operator; empty when proceeding. */
   readonly message: string;
 }
 
@@ -31,32 +34,38 @@ export function checkAccountConcurrency(stage: string, stages: readonly StageInA
   const share = accountShares(stages)
     .filter((group) => group.stages.includes(own))
     .reduce((a, b) => (sum(b.needs) > sum(a.needs) ? b : a));
-  const quotaLine = `the account's Lambda quota of concurrent executions in this region is ${fmt(account.quota)}, ${fmt(account.unreserved)} of them unreserved`;
+  const ownReserved = sum(share.stages.map(reservedNow));
+  const others = account.quota - account.unreserved - ownReserved;
+  const quotaLine =
+    `the account's Lambda quota of concurrent executions in this region (AccountLimit.ConcurrentExecutions) is ${fmt(account.quota)}, ` +
+    `other functions reserve ${fmt(others)} of it and ${fmt(account.unreserved)} are unreserved (UnreservedConcurrentExecutions)` +
+    (ownReserved > 0 ? `, besides ${fmt(ownReserved)} these stages reserve now` : '');
+  const stop = (what: string, quotaNeeded: number, instead: string) => ({
+    verdict: 'stop' as const,
+    message:
+      `Not deploying ${stage}: ${what}. Raise the account's "Concurrent executions" quota to at least ${fmt(quotaNeeded)} ` +
+      `(Service Quotas; docs/operators.md), or ${instead}; or, knowing the account better, deploy with ${SKIP_CHECK_FLAG}.`,
+  });
   if (own.reserveConcurrency) {
     // It reserves its need. The deploy replaces the stage's own reservations; every other function's stay.
     const reserving = share.needs[share.stages.indexOf(own)] as number;
     const leftUnreserved = account.unreserved + reservedNow(own) - reserving;
     const minimum = minimumUnreserved(account.quota);
     if (leftUnreserved < minimum) {
-      const quotaNeeded = account.quota - leftUnreserved + MINIMUM_UNRESERVED_CONCURRENCY;
-      return {
-        verdict: 'stop',
-        message:
-          `Not deploying ${stage}: it reserves ${fmt(reserving)} concurrent executions (${stage}.reserveConcurrency: each function's concurrency need), ` +
-          `but ${quotaLine}${reservedNow(own) > 0 ? ` (${fmt(reservedNow(own))} more are this stage's own reservations now)` : ''}, ` +
-          `so ${fmt(Math.max(0, leftUnreserved))} would stay unreserved and Lambda refuses a reservation that leaves fewer than ${fmt(minimum)} in this account. ` +
-          `Raise the account's "Concurrent executions" quota to at least ${fmt(quotaNeeded)} (Service Quotas; docs/operators.md), ` +
-          `or deploy with -c ${stage}.reserveConcurrency=false, or lower ${stage}.apiConcurrency.`,
-      };
+      return stop(
+        `it reserves ${fmt(reserving)} concurrent executions (${stage}.reserveConcurrency: each function's concurrency need), but ${quotaLine}, ` +
+          `so ${fmt(Math.max(0, leftUnreserved))} would stay unreserved and Lambda refuses a reservation that leaves fewer than ${fmt(minimum)} in this account`,
+        account.quota - leftUnreserved + MINIMUM_UNRESERVED_CONCURRENCY,
+        `deploy with -c ${stage}.reserveConcurrency=false, or lower ${stage}.apiConcurrency`,
+      );
     }
   }
   // What the account leaves them: its unreserved pool and their own reservations.
-  const pool = account.unreserved + sum(share.stages.map(reservedNow));
+  const pool = account.unreserved + ownReserved;
   if (pool >= sum(share.needs)) return { verdict: 'proceed', message: '' };
-  return {
-    verdict: 'warn',
-    message:
-      `Warning: ${share.needSentence}, but ${quotaLine}. ` +
-      `Deploying anyway: bursts above ${fmt(pool)} get 503 until the quota is raised (Service Quotas, "Concurrent executions"; docs/operators.md).`,
-  };
+  return stop(
+    `${share.needSentence}, but ${quotaLine}: bursts above ${fmt(pool)} would get 503`,
+    account.quota + sum(share.needs) - pool,
+    'lower apiConcurrency',
+  );
 }

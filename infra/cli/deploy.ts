@@ -2,11 +2,10 @@
  * `npm run deploy:staging` and `npm run deploy:production`: check the account's Lambda concurrency
  * against the stage (concurrency-check.ts), then run `cdk deploy PetStore-<stage>` with the rest
  * of the arguments (which deploys PetStore-account first, a dependency, unless they include
- * --exclusively). A stage that reserves concurrency the account cannot hold stops here, before
- * CloudFormation changes anything; one that reserves nothing deploys, with a warning when the
- * account's quota is below what its methods admit.
+ * --exclusively). A stage the account cannot hold, or an account whose numbers cannot be read,
+ * stops here, exit 1, before CloudFormation changes anything, unless --skip-concurrency-check.
  *
- *   node infra/cli/deploy.ts <staging|production> [cdk deploy options, e.g. -c production.alarmEmail=… --require-approval never]
+ *   node infra/cli/deploy.ts <staging|production> [--skip-concurrency-check] [cdk deploy options]
  *
  * Reads the settings as the CDK app does (cdk.json, then `-c <stage>.<key>=…` among the options);
  * AWS credentials and region from the usual environment, `--profile` or the stage's pinned region.
@@ -18,16 +17,17 @@ import { GetAccountSettingsCommand, GetFunctionConcurrencyCommand, LambdaClient 
 import { stageCapacity, sum } from '../cdk/capacity.ts';
 import { isStageName, readStageSettings, STAGE_NAMES, type StageName, type StageSettings, stackName } from '../cdk/stages.ts';
 import { REPO_ROOT } from '../local/cloud-assembly.ts';
-import { type AccountConcurrency, checkAccountConcurrency } from './concurrency-check.ts';
+import { type AccountConcurrency, checkAccountConcurrency, SKIP_CHECK_FLAG } from './concurrency-check.ts';
 
-const USAGE = `Usage: npm run deploy:<staging|production> [-- cdk deploy options]
-       node infra/cli/deploy.ts <staging|production> [cdk deploy options]
+const USAGE = `Usage: npm run deploy:<staging|production> [-- [${SKIP_CHECK_FLAG}] cdk deploy options]
+       node infra/cli/deploy.ts <staging|production> [${SKIP_CHECK_FLAG}] [cdk deploy options]
 
 Checks the account's Lambda concurrency against the stage (GetAccountSettings), then runs
 cdk deploy PetStore-<stage> with the options, e.g. -c production.alarmEmail=ops@example.com
-or --require-approval never. A stage with reserveConcurrency whose reservations the account
-cannot hold stops here (exit 1), before CloudFormation; docs/operators.md says how to raise
-the quota.`;
+or --require-approval never. A stage the account cannot hold (its quota, less what other
+functions reserve, below what the stages admit at once, or reservations Lambda would refuse),
+or an account whose numbers cannot be read, stops here (exit 1), before CloudFormation;
+${SKIP_CHECK_FLAG} deploys without the check. docs/operators.md says how to raise the quota.`;
 
 /** `-c key=value`, `--context key=value` and `--context=key=value` among cdk's options. */
 export function contextOf(args: readonly string[]): Record<string, string> {
@@ -113,31 +113,34 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`${stage === undefined ? 'No stage given.' : `Unknown stage "${stage}".`}\n${USAGE}\n`);
     return 2;
   }
-  const context = contextOf(cdkArgs);
+  const skip = cdkArgs.includes(SKIP_CHECK_FLAG);
+  const args = cdkArgs.filter((arg) => arg !== SKIP_CHECK_FLAG);
+  const context = contextOf(args);
   const stages = STAGE_NAMES.map((name) => readStageSettings(name, (key) => context[key]));
   const settings = stages.find((s) => s.stage === stage) as StageSettings;
-  const profile = profileOf(cdkArgs);
+  const profile = profileOf(args);
   if (profile) process.env.AWS_PROFILE = profile;
+  if (skip) {
+    process.stderr.write(`Not checking the account's Lambda concurrency (${SKIP_CHECK_FLAG}).\n`);
+    return cdkDeploy(stage, args);
+  }
 
   let account: AccountConcurrency;
   try {
     account = await readAccount(settings, stages);
   } catch (error) {
-    const reason = `Could not read the account's Lambda concurrency (${(error as Error).message}); the check needs lambda:GetAccountSettings and lambda:GetFunctionConcurrency.`;
-    if (settings.reserveConcurrency) {
-      process.stderr.write(`${reason} Not deploying ${stage}: it reserves concurrency, which the account may not hold.\n`);
-      return 1;
-    }
-    process.stderr.write(`Warning: ${reason} Deploying anyway: ${stage} reserves nothing.\n`);
-    return cdkDeploy(stage, cdkArgs);
+    process.stderr.write(
+      `Not deploying ${stage}: could not read the account's Lambda concurrency (${(error as Error).message}); the check needs ` +
+        `lambda:GetAccountSettings and lambda:GetFunctionConcurrency. Grant them, or deploy with ${SKIP_CHECK_FLAG}.\n`,
+    );
+    return 1;
   }
   const { verdict, message } = checkAccountConcurrency(stage, stages, account);
   if (verdict === 'stop') {
     process.stderr.write(`${message}\n`);
     return 1;
   }
-  if (verdict === 'warn') process.stderr.write(`${message}\n`);
-  return cdkDeploy(stage, cdkArgs);
+  return cdkDeploy(stage, args);
 }
 
 if (import.meta.main) {

@@ -2,11 +2,13 @@
  * The deploy scripts' check of the account's Lambda concurrency (the decision, on the account's
  * numbers), how they read the stage's settings from cdk's options, and their usage.
  */
-import { spawnSync } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capacityProblems, fmt, stageCapacity } from '../../infra/cdk/capacity.ts';
 import { readStageSettings, type StageSettings } from '../../infra/cdk/stages.ts';
-import { checkAccountConcurrency } from '../../infra/cli/concurrency-check.ts';
+import { checkAccountConcurrency, SKIP_CHECK_FLAG } from '../../infra/cli/concurrency-check.ts';
 import { contextOf } from '../../infra/cli/deploy.ts';
 
 const staging = readStageSettings('staging', () => undefined);
@@ -27,16 +29,18 @@ describe('the account check before a deploy', () => {
     expect(checkAccountConcurrency('production', reserving, account(need + 100)).verdict).toBe('proceed');
   });
 
-  it("stops a reserving stage the account cannot hold, naming the quota, the need, the account's minimum and the settings to change", () => {
+  it("stops a reserving stage the account cannot hold, naming the quota, the need, the account's minimum, the settings to change and the override", () => {
     // A new account's reduced quota: Lambda keeps all of it unreserved.
     const { verdict, message } = checkAccountConcurrency('production', reserving, account(10));
     expect(verdict).toBe('stop');
     expect(message).toBe(
       `Not deploying production: it reserves ${fmt(need)} concurrent executions (production.reserveConcurrency: each function's concurrency need), ` +
-        "but the account's Lambda quota of concurrent executions in this region is 10, 10 of them unreserved, " +
+        "but the account's Lambda quota of concurrent executions in this region (AccountLimit.ConcurrentExecutions) is 10, " +
+        'other functions reserve 0 of it and 10 are unreserved (UnreservedConcurrentExecutions), ' +
         'so 0 would stay unreserved and Lambda refuses a reservation that leaves fewer than 10 in this account. ' +
         `Raise the account's "Concurrent executions" quota to at least ${fmt(need + 100)} (Service Quotas; docs/operators.md), ` +
-        'or deploy with -c production.reserveConcurrency=false, or lower production.apiConcurrency.',
+        'or deploy with -c production.reserveConcurrency=false, or lower production.apiConcurrency; ' +
+        `or, knowing the account better, deploy with ${SKIP_CHECK_FLAG}.`,
     );
     const short = checkAccountConcurrency('production', reserving, account(need + 99));
     expect(short.verdict).toBe('stop');
@@ -50,32 +54,35 @@ describe('the account check before a deploy', () => {
     // Without counting them, 700 - need unreserved would look too few.
     expect(checkAccountConcurrency('production', reserving, { ...update, reservedNow: {} }).verdict).toBe('stop');
     const crowded = checkAccountConcurrency('production', reserving, account(1000, 100));
+    expect(crowded.message).toContain('other functions reserve 900 of it and 100 are unreserved');
     expect(crowded.message).toContain(`quota to at least ${fmt(900 + need + 100)}`);
   });
 
-  it('counts every stage that may share the account, as the synth does, and warns a stage that reserves nothing where they do not fit', () => {
+  it('counts every stage that may share the account, as the synth does, and stops a stage that reserves nothing where they do not fit', () => {
     expect(checkAccountConcurrency('production', [staging, production], account(1000)).verdict).toBe('proceed');
     // Production alone fits; with staging, which may share its account, it does not.
     expect(checkAccountConcurrency('production', apart(production), account(need)).verdict).toBe('proceed');
-    const { verdict, message } = checkAccountConcurrency('production', [staging, production], account(need));
-    expect(verdict).toBe('warn');
+    const { verdict, message } = checkAccountConcurrency('production', [staging, production], account(need + 50, need));
+    expect(verdict).toBe('stop');
     expect(message).toBe(
-      `Warning: stages "staging" and "production" share an account: their methods admit ${fmt(stagingNeed)} + ${fmt(need)} = ${fmt(stagingNeed + need)} ` +
+      `Not deploying production: stages "staging" and "production" share an account: their methods admit ${fmt(stagingNeed)} + ${fmt(need)} = ${fmt(stagingNeed + need)} ` +
         'concurrent executions (apiConcurrency at most, plus docsThrottlingBurstLimit + docsThrottlingRateLimit × functionDurationMs per docs route; ' +
         "API Gateway's throttles are best-effort targets, not exact ceilings), " +
-        `but the account's Lambda quota of concurrent executions in this region is ${fmt(need)}, ${fmt(need)} of them unreserved. ` +
-        `Deploying anyway: bursts above ${fmt(need)} get 503 until the quota is raised (Service Quotas, "Concurrent executions"; docs/operators.md).`,
+        `but the account's Lambda quota of concurrent executions in this region (AccountLimit.ConcurrentExecutions) is ${fmt(need + 50)}, ` +
+        `other functions reserve 50 of it and ${fmt(need)} are unreserved (UnreservedConcurrentExecutions): bursts above ${fmt(need)} would get 503. ` +
+        `Raise the account's "Concurrent executions" quota to at least ${fmt(need + 50 + stagingNeed)} (Service Quotas; docs/operators.md), ` +
+        `or lower apiConcurrency; or, knowing the account better, deploy with ${SKIP_CHECK_FLAG}.`,
     );
     // Staging's reservations are the stages' own to use, not another function's.
     const reservedByStaging = account(stagingNeed + need, need, { staging: stagingNeed });
     expect(checkAccountConcurrency('production', [staging, production], reservedByStaging).verdict).toBe('proceed');
   });
 
-  it("warns on an account of accountConcurrency's quota exactly when the synth refuses the settings", () => {
+  it("stops on an account of accountConcurrency's quota exactly when the synth refuses the settings", () => {
     for (const apiConcurrency of [100, 400, 600, 900, 3000]) {
       const stages = [staging, { ...production, apiConcurrency }];
-      const warned = checkAccountConcurrency('production', stages, account(production.accountConcurrency)).verdict === 'warn';
-      expect(warned, `production.apiConcurrency ${apiConcurrency}`).toBe(capacityProblems(stages).length > 0);
+      const stopped = checkAccountConcurrency('production', stages, account(production.accountConcurrency)).verdict === 'stop';
+      expect(stopped, `production.apiConcurrency ${apiConcurrency}`).toBe(capacityProblems(stages).length > 0);
     }
   });
 });
@@ -103,4 +110,65 @@ describe('the deploy command line', () => {
     expect(wrong.status).toBe(2);
     expect(wrong.stderr).toMatch(/Unknown stage "qa"/);
   });
+});
+
+describe('the deploy scripts against an account', () => {
+  // Lambda's API as the real SDK reaches it (AWS_ENDPOINT_URL_LAMBDA): a new account's reduced quota
+  // of 10, nothing deployed yet. cdk deploy itself runs with an app that fails at once, so nothing
+  // reaches AWS: what it prints shows whether the script got that far.
+  const calls: string[] = [];
+  const lambda = createServer((request, response) => {
+    calls.push(`${request.method} ${request.url}`);
+    if (request.url === '/2016-08-19/account-settings') {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ AccountLimit: { ConcurrentExecutions: 10, UnreservedConcurrentExecutions: 10 }, AccountUsage: {} }));
+      return;
+    }
+    response.writeHead(404, { 'content-type': 'application/json', 'x-amzn-errortype': 'ResourceNotFoundException' });
+    response.end(JSON.stringify({ Type: 'User', Message: 'Function not found' }));
+  });
+  beforeAll(() => new Promise<void>((resolve) => lambda.listen(0, '127.0.0.1', resolve)));
+  afterAll(() => new Promise<void>((resolve) => lambda.close(() => resolve())));
+
+  const deploy = (...args: string[]) =>
+    new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, ['infra/cli/deploy.ts', 'production', ...args, '--app', 'exit 7'], {
+        env: {
+          PATH: process.env.PATH,
+          AWS_ENDPOINT_URL_LAMBDA: `http://127.0.0.1:${(lambda.address() as AddressInfo).port}`,
+          AWS_REGION: 'eu-west-1',
+          AWS_ACCESS_KEY_ID: 'AKIDTEST',
+          AWS_SECRET_ACCESS_KEY: 'test',
+          AWS_EC2_METADATA_DISABLED: 'true',
+          CDK_DISABLE_CLI_TELEMETRY: '1',
+        },
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      child.once('error', reject);
+      child.once('exit', (code) => resolve({ code, stderr }));
+    });
+
+  it('refuses, exit 1, before cdk deploy starts, naming the quota, the need, what other functions hold and the override', async () => {
+    calls.length = 0;
+    const { code, stderr } = await deploy();
+    expect(code).toBe(1);
+    expect(calls).toContain('GET /2016-08-19/account-settings');
+    expect(stderr).toMatch(/^Not deploying production: stages "staging" and "production" share an account/);
+    expect(stderr).toContain('(AccountLimit.ConcurrentExecutions) is 10, other functions reserve 0 of it and 10 are unreserved');
+    expect(stderr).toContain(`deploy with ${SKIP_CHECK_FLAG}`);
+    expect(stderr).not.toMatch(/Subprocess exited/);
+  }, 60_000);
+
+  it(`runs cdk deploy without reading the account with ${SKIP_CHECK_FLAG}`, async () => {
+    calls.length = 0;
+    const { code, stderr } = await deploy(SKIP_CHECK_FLAG);
+    expect(calls).toEqual([]);
+    expect(stderr).toContain(`Not checking the account's Lambda concurrency (${SKIP_CHECK_FLAG})`);
+    // cdk ran the (failing) app: the flag reached no one else.
+    expect(stderr).toMatch(/exited with error 7/);
+    expect(code).not.toBe(0);
+  }, 120_000);
 });
