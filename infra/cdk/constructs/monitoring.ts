@@ -457,28 +457,22 @@ function canaryAlarmsOf(scope: Construct, { name, prefix, settings, alias, answe
     mine: { total: lambda(metricName, true), requests: lambda('Invocations', true) },
     all: { total: lambda(metricName, false), requests: lambda('Invocations', false) },
   });
-  const logged = (answer: keyof typeof CANARY_EXCESS): Compared => ({
-    mine: { total: mine[answer], requests: mine.requests },
-    all: { total: answers.all[answer], requests: answers.all.requests },
-  });
   const excess = (suffix: string, compared: Compared, props: Omit<ExcessProps, 'alarmName'>) =>
     excessAlarm(scope, `${pascal(name)}Canary${pascal(suffix)}`, compared, { alarmName: `${prefix}-${name}-canary-${suffix}`, ...props });
-  const lambdaWindow = { datapointsToAlarm: 2, evaluationPeriods: 3 };
+  // The rates counted from its request lines, late as Lambda delivers them.
+  const logged = (answer: keyof typeof CANARY_EXCESS, suffix: string, what: string) =>
+    excess(
+      suffix,
+      { mine: { total: mine[answer], requests: mine.requests }, all: { total: answers.all[answer], requests: answers.all.requests } },
+      { what, threshold: CANARY_EXCESS[answer], window: LOG_COUNTED_WINDOW },
+    );
   return {
-    serverErrorExcess: excess('5xx-excess', logged('serverErrors'), {
-      what: 'a share of 5xx other than 503 (bugs)',
-      threshold: CANARY_EXCESS.serverErrors,
-      window: LOG_COUNTED_WINDOW,
-    }),
-    clientErrorExcess: excess('4xx-excess', logged('clientErrors'), {
-      what: 'a share of 4xx',
-      threshold: CANARY_EXCESS.clientErrors,
-      window: LOG_COUNTED_WINDOW,
-    }),
+    serverErrorExcess: logged('serverErrors', '5xx-excess', 'a share of 5xx other than 503 (bugs)'),
+    clientErrorExcess: logged('clientErrors', '4xx-excess', 'a share of 4xx'),
     errorExcess: excess('errors-excess', executed('Errors'), {
       what: 'a share of crashes and timeouts',
       threshold: CANARY_EXCESS.serverErrors,
-      window: lambdaWindow,
+      window: { datapointsToAlarm: 2, evaluationPeriods: 3 },
     }),
     durationExcess: excess('duration-excess', executed('Duration'), {
       what: 'a mean duration (ms)',
