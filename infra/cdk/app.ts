@@ -3,7 +3,8 @@
  * PetStore-production, and PetStore-account for the account-wide API Gateway logging role, which
  * each stage depends on (so `cdk deploy PetStore-staging` deploys it first), all checked by
  * cdk-nag's AWS Solutions pack. Environment-agnostic, so synth needs
- * no credentials, account, region, Docker or network: deploy with `npx cdk deploy PetStore-staging`.
+ * no credentials, account, region, Docker or network. Deploy with `npm run deploy:<stage>`, which checks
+ * the account's Lambda concurrency first; `npx cdk deploy` is the unchecked path (docs/operators.md).
  *
  * `buildApp()` is exported so tests can build the same app with their own context and outdir.
  */
