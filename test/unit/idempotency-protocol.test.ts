@@ -360,22 +360,18 @@ describe('a request that dies or fails half-way, then a retry', () => {
 });
 
 describe('a reserved id taken by an unrelated pet', () => {
-  it('one request moves the key to a fresh id and creates the pet there', async () => {
+  // The very same fields do not make it ours: only the mark of this key's create does.
+  it.each([
+    ['another pet', STRANGER],
+    ['a pet with the very same fields', REX],
+  ])('one request moves the key to a fresh id and creates the pet there (the unrelated pet: %s)', async (_, unrelated) => {
     const world = new World();
-    world.pets.set(101, pet(101, STRANGER));
+    world.pets.set(101, pet(101, unrelated));
     const a = new Request('A', world, REX, ids(101));
     expect(await a.finish()).toEqual(['reserve', 'put', 'get', 'repoint', 'reserve', 'read', 'put']);
     expect(await a.outcome).toEqual(created(102, REX));
     expect(world.records.get(KEY)?.petId).toBe(102);
-    expect(world.pets.get(101)).toEqual(pet(101, STRANGER));
-  });
-
-  it('is not ours even with the very same fields: it carries no mark of this key', async () => {
-    const world = new World();
-    world.pets.set(101, pet(101, REX));
-    const a = new Request('A', world, REX, ids(101));
-    expect(await a.finish()).toEqual(['reserve', 'put', 'get', 'repoint', 'reserve', 'read', 'put']);
-    expect(await a.outcome).toEqual(created(102, REX));
+    expect(world.pets.get(101)).toEqual(pet(101, unrelated));
   });
 
   it('two requests both see it: only the first repoint lands, and both settle on its id', async () => {
