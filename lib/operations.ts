@@ -1,7 +1,6 @@
 /**
  * Every operation of the API, one descriptor each (lib/operations/operation.ts says what one
- * holds), in the order the OpenAPI document lists them. Adding an operation is its descriptor,
- * one line here, and its handler under `functions/`.
+ * holds), in the order the OpenAPI document lists them. Adding one: docs/adding-an-operation.md.
  */
 import { createPet } from './operations/create-pet.ts';
 import { getPet } from './operations/get-pet.ts';

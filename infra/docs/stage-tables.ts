@@ -28,7 +28,7 @@ import {
 const defaults = (): StageSettings[] => STAGE_NAMES.map((stage) => readStageSettings(stage, () => undefined));
 
 /** A markdown table: a header row, then rows. */
-function table(header: readonly string[], rows: readonly (readonly string[])[], align: readonly ('l' | 'r')[]): string {
+export function table(header: readonly string[], rows: readonly (readonly string[])[], align: readonly ('l' | 'r')[]): string {
   const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
   return [line(header), line(align.map((a) => (a === 'r' ? '---:' : '---'))), ...rows.map(line)].join('\n');
 }

@@ -40,6 +40,17 @@ export const AUTH_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   [apiKeysTable.logicalName]: { table: ['GetItem'] },
 };
 
+/**
+ * `X <table>[/index/<name>]` for each DynamoDB action the operation's function may perform: its
+ * descriptor's, and the key lookup every operation makes. Tables by logical name.
+ */
+export function grantsOf(operation: Operation): string[] {
+  return Object.entries({ ...operation.tables, ...AUTH_TABLE_ACCESS }).flatMap(([table, { table: actions = [], indexes = {} }]) => [
+    ...actions.map((action) => `${action} ${table}`),
+    ...Object.entries(indexes).flatMap(([index, onIndex]) => onIndex.map((action) => `${action} ${table}/index/${index}`)),
+  ]);
+}
+
 /** A request header parameter: its name and schema are the header schema's (lib/openapi/schemas.ts). */
 export interface RequestHeader {
   readonly schema: HeaderSchemaId;

@@ -18,13 +18,14 @@ import { BY_STATUS_INDEX, STATUS_ORDER_ATTRIBUTE, statusOrder } from './tables.t
 const MAX_ID_ATTEMPTS = 5;
 
 /**
- * The attribute that tells which request stored a pet item: random per put, read only by `#put`,
- * never returned (toPet copies the Pet fields alone).
+ * Which create request stored an item, and under which idempotency record: written by the create's
+ * conditional put alone, changed by no later write, never returned (docs/data-model.md#what-every-write-keeps).
  */
 export const WRITE_TOKEN = 'writeToken';
+export const RECORD_KEY = 'recordKey';
 
 const FIELD_NAMES = { '#name': 'name', '#status': 'status' };
-/** A page names the Pet fields, leaving `statusOrder` and `writeToken` out (docs/data-model.md#listing); a get reads the whole item. */
+/** A page names the Pet fields, leaving the store's own attributes out (docs/data-model.md#listing); a get reads the whole item. */
 export const PAGE_FIELDS = { ProjectionExpression: 'id, #name, categoryId, #status', ExpressionAttributeNames: FIELD_NAMES };
 
 export class DynamoDbPetStore implements PetStore {
@@ -37,8 +38,11 @@ export class DynamoDbPetStore implements PetStore {
     this.#tableName = tableName;
     this.#idempotency = idempotencyTableName
       ? new IdempotencyProtocol(new DynamoDbIdempotencyRecords(client, idempotencyTableName), {
-          put: (pet) => this.#put(pet),
-          get: (id) => this.get(id),
+          put: (pet, recordKey) => this.#put(pet, recordKey),
+          get: async (id) => {
+            const item = await this.#item(id, 'create pet');
+            return item && { pet: toPet(item), recordKey: item[RECORD_KEY] as string | undefined };
+          },
         })
       : undefined;
   }
@@ -58,14 +62,11 @@ export class DynamoDbPetStore implements PetStore {
   }
 
   /**
-   * Conditional put: true when this call stored the pet, false when another pet has this id.
-   * The SDK retries a put whose answer was lost (late, or the connection reset), and the retry
-   * then fails the condition against the very item the first attempt stored. So every put carries
-   * a fresh write token, and a failed condition is ours when the item there carries our token.
-   * Comparing the pet itself would not do: every request with one Idempotency-Key puts the same pet
-   * under the same id, and exactly one of them stored it.
+   * Conditional put: true when this call stored the pet, false when another pet has this id. The
+   * SDK retries a put whose answer was lost, and the retry fails the condition on the item the
+   * first attempt stored: that is ours when it carries this call's write token.
    */
-  async #put(pet: Pet): Promise<boolean> {
+  async #put(pet: Pet, recordKey?: string): Promise<boolean> {
     const writeToken = randomUUID();
     try {
       await this.#client.send(
@@ -76,6 +77,7 @@ export class DynamoDbPetStore implements PetStore {
             // Only pets with a status get a position in the index: it stays sparse.
             ...(pet.status === undefined ? {} : { [STATUS_ORDER_ATTRIBUTE]: statusOrder(pet.id) }),
             [WRITE_TOKEN]: writeToken,
+            ...(recordKey === undefined ? {} : { [RECORD_KEY]: recordKey }),
           },
           ConditionExpression: 'attribute_not_exists(id)',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -83,37 +85,27 @@ export class DynamoDbPetStore implements PetStore {
       );
       return true;
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return (await this.#writeTokenOf(pet.id, error)) === writeToken;
-      throw classifyStoreError(error, 'create pet');
+      if (!(error instanceof ConditionalCheckFailedException)) throw classifyStoreError(error, 'create pet');
+      // DynamoDB answers with the item (ALL_OLD), as raw attribute values; dynalite does not, so read it.
+      return (error.Item?.[WRITE_TOKEN]?.S ?? (await this.#item(pet.id, 'create pet'))?.[WRITE_TOKEN]) === writeToken;
     }
   }
 
-  /** The write token of the pet stored under `id`, from the failed put's answer or read back. */
-  async #writeTokenOf(id: number, failure: ConditionalCheckFailedException): Promise<unknown> {
-    // DynamoDB (and DynamoDB Local) answer with the item (ALL_OLD), as raw attribute values.
-    const returned = failure.Item?.[WRITE_TOKEN];
-    if (returned) return returned.S;
-    // dynalite does not implement ReturnValuesOnConditionCheckFailure: read the item instead.
+  /** The item stored under `id`, read strongly consistent: a pet can be read back the moment its create has answered. */
+  async #item(id: number, action: string, signal?: AbortSignal): Promise<Record<string, unknown> | undefined> {
     try {
-      const { Item } = await this.#client.send(
-        new GetCommand({ TableName: this.#tableName, Key: { id }, ConsistentRead: true, ProjectionExpression: WRITE_TOKEN }),
-      );
-      return Item?.[WRITE_TOKEN];
+      const { Item } = await this.#client.send(new GetCommand({ TableName: this.#tableName, Key: { id }, ConsistentRead: true }), {
+        abortSignal: signal,
+      });
+      return Item;
     } catch (error) {
-      throw classifyStoreError(error, 'create pet');
+      throw classifyStoreError(error, action);
     }
   }
 
   async get(id: number, { signal }: ReadOptions = {}): Promise<Pet | undefined> {
-    try {
-      // Strongly consistent, so a pet can be read back the moment its create has answered.
-      const { Item } = await this.#client.send(new GetCommand({ TableName: this.#tableName, Key: { id }, ConsistentRead: true }), {
-        abortSignal: signal,
-      });
-      return Item ? toPet(Item) : undefined;
-    } catch (error) {
-      throw classifyStoreError(error, 'get pet');
-    }
+    const item = await this.#item(id, 'get pet', signal);
+    return item && toPet(item);
   }
 
   async list({ limit, status, afterId }: ListPetsRequest, { signal }: ReadOptions = {}): Promise<PetPage> {

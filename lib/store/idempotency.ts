@@ -1,13 +1,7 @@
 /**
- * Idempotent creates without transactions. The first request with a key reserves a record
- * {key → pet id, body hash}; every request with that key then does the same conditional put of
- * the pet under the reserved id. Exactly one put can succeed, so the pet is created once, whoever
- * gets there first, whether the earlier request finished, is still running or died half-way; the
- * others read the pet back. A different body under the same key is refused.
- *
- * This module is the protocol alone. Its storage steps are behind two small interfaces (records:
- * IdempotencyRecordStore, on DynamoDB in dynamodb-idempotency-records.ts; pets: PetWrites, from the
- * pet store), so unit tests can run any interleaving of concurrent requests step by step.
+ * Idempotent creates without transactions (docs/data-model.md#idempotent-creates): the protocol
+ * alone, its storage behind two small interfaces so that unit tests can run any interleaving of
+ * concurrent requests step by step.
  */
 import { hash } from 'node:crypto';
 import type { NewPet, Pet } from '../domain/pet.ts';
@@ -41,9 +35,10 @@ export interface IdempotencyRecordStore {
 
 /** The pets' storage, as the protocol uses it. */
 export interface PetWrites {
-  /** Conditional put: true when this call stored the pet, false when a pet with its id exists. */
-  put(pet: Pet): Promise<boolean>;
-  get(id: number): Promise<Pet | undefined>;
+  /** Conditional put of the pet marked with `recordKey`: true when this call stored it, false when a pet with its id exists. */
+  put(pet: Pet, recordKey: string): Promise<boolean>;
+  /** The pet stored under `id`, and the record key its create marked it with (none without a key). */
+  get(id: number): Promise<{ readonly pet: Pet; readonly recordKey?: string | undefined } | undefined>;
 }
 
 export interface IdempotencyProtocolOptions {
@@ -76,9 +71,10 @@ export class IdempotencyProtocol {
       if (record.bodyHash !== bodyHash) throw new IdempotencyKeyReusedError();
       // Whoever reserved the key, the request whose put succeeds is the one that created the pet.
       const pet: Pet = { id: record.petId, ...newPet };
-      if (await this.#pets.put(pet)) return { pet, replayed: false };
+      if (await this.#pets.put(pet, recordKey)) return { pet, replayed: false };
+      // Ours when marked with our record key: no later write changes the mark, whatever it changes of the pet.
       const existing = await this.#pets.get(record.petId);
-      if (existing && hashNewPet(existing) === bodyHash) return { pet: existing, replayed: true };
+      if (existing?.recordKey === recordKey) return { pet: existing.pet, replayed: true };
       // The reserved id went to an unrelated pet (two ids drawn alike in one millisecond):
       // point the record at a fresh id, unless a concurrent request already did.
       await this.#records.repoint(recordKey, record.petId, this.#newPetId());

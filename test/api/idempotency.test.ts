@@ -1,7 +1,16 @@
-/** `Idempotency-Key` on `POST /pets`, end to end: retries and races create one pet. */
+/**
+ * `Idempotency-Key` on `POST /pets`, end to end: retries and races create one pet, whatever
+ * another operation wrote to it in between.
+ */
 import { randomUUID } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operations } from '#lib/operations.ts';
+import { createDocumentClient } from '#lib/store/dynamodb-client.ts';
+import { petsTable } from '#lib/store/tables.ts';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
+import { validRequest } from '../support/operations.ts';
+import { expectWriteKept } from '../support/write-invariants.ts';
 import { rawError, rawRequest } from './helpers.ts';
 
 let api: TestApi;
@@ -123,5 +132,37 @@ describe('Idempotency-Key', () => {
         expect(((await response.json()) as { message: string }).message).toContain('Idempotency-Key');
       }
     }
+  });
+});
+
+/** Every operation whose function may write a pet, as its descriptor grants: each keeps what every write keeps. */
+const WRITES: readonly string[] = ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'];
+const writers = operations.filter((o) => o.tables[petsTable.logicalName]?.table?.some((action) => WRITES.includes(action)));
+
+describe.each(writers.map((o) => [o.operationId, o] as const))('after %s wrote to a pet created with a key', (_, operation) => {
+  it('the pet keeps its write token, record key and index position, and a retried create replays it (or, if gone, leaves it gone)', async () => {
+    const client = createDocumentClient({ endpoint: api.stack.dynamodbEndpoint });
+    const item = async (id: number) =>
+      (await client.send(new GetCommand({ TableName: api.stack.tableNames.pets, Key: { id }, ConsistentRead: true }))).Item;
+    const key = randomUUID();
+    const body = { name: 'Written to', categoryId: 1, status: 'available' };
+    const pet = (await (await create(body, key)).json()) as { id: number };
+    const before = await item(pet.id);
+    const { method, path, body: request } = validRequest(operation, { petId: pet.id, name: `written by ${operation.operationId}` });
+    const written = await api.request(path, {
+      method,
+      ...(request ? { headers: { 'content-type': 'application/json' }, body: request } : {}),
+    });
+    expect(written.status, await written.text()).toBe(operation.success.status);
+    const after = await item(pet.id);
+    expectWriteKept(before ?? {}, after);
+    const retry = await create(body, key);
+    if (after === undefined) expect(await item(pet.id)).toBeUndefined();
+    else {
+      expect(retry.status).toBe(201);
+      expect(retry.headers.get('idempotent-replayed')).toBe('true');
+      expect(((await retry.json()) as { id: number }).id).toBe(pet.id);
+    }
+    client.destroy();
   });
 });

@@ -1,15 +1,20 @@
 /**
- * Idempotent creates against the test store: once, under races, half-way failures and expiry; and
- * the records' DynamoDB adapter keeping the contract the protocol's unit tests assume.
+ * Idempotent creates against the test store: once, under races, half-way failures, expiry and
+ * later writes to the pet; and the records' DynamoDB adapter keeping the contract the protocol's
+ * unit tests assume.
  */
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDbIdempotencyRecords } from '#lib/store/dynamodb-idempotency-records.ts';
 import { DynamoDbPetStore } from '#lib/store/dynamodb-pet-store.ts';
 import { IdempotencyKeyReusedError } from '#lib/store/store-errors.ts';
 import { hashNewPet, IDEMPOTENCY_TTL_SECONDS, type IdempotencyRecord } from '#lib/store/idempotency.ts';
 import { generatePetId } from '#lib/store/ids.ts';
+import { createDocumentClient } from '#lib/store/dynamodb-client.ts';
+import { STATUS_ORDER_ATTRIBUTE, statusOrder } from '#lib/store/tables.ts';
 import { type TestTables, testTables } from '../support/store-endpoint.ts';
+import { expectWriteKept } from '../support/write-invariants.ts';
 
 let tables: TestTables;
 let client: DynamoDBDocumentClient;
@@ -115,6 +120,74 @@ describe('idempotent create', () => {
     const ttl = (Item?.expiresAt as number) - Date.now() / 1000;
     expect(ttl).toBeGreaterThan(IDEMPOTENCY_TTL_SECONDS - 60);
     expect(ttl).toBeLessThanOrEqual(IDEMPOTENCY_TTL_SECONDS);
+  });
+});
+
+/**
+ * A later write to a stored pet, two ways any write path may make one while keeping what every
+ * write keeps (docs/data-model.md#what-every-write-keeps): the pet becomes `CHANGED`.
+ */
+const CHANGED = { name: 'Changed', categoryId: 7, status: 'sold' } as const;
+const laterWrites: Record<string, (id: number) => Promise<unknown>> = {
+  'an UpdateItem of its fields': (id) =>
+    client.send(
+      new UpdateCommand({
+        TableName: names.pets,
+        Key: { id },
+        UpdateExpression: 'SET #name = :name, categoryId = :category, #status = :status, #order = :order',
+        ExpressionAttributeNames: { '#name': 'name', '#status': 'status', '#order': STATUS_ORDER_ATTRIBUTE },
+        ExpressionAttributeValues: {
+          ':name': CHANGED.name,
+          ':category': CHANGED.categoryId,
+          ':status': CHANGED.status,
+          ':order': statusOrder(id),
+        },
+      }),
+    ),
+  'a put of the whole changed item': async (id) => {
+    const { Item } = await client.send(new GetCommand({ TableName: names.pets, Key: { id }, ConsistentRead: true }));
+    await client.send(new PutCommand({ TableName: names.pets, Item: { ...Item, ...CHANGED, [STATUS_ORDER_ATTRIBUTE]: statusOrder(id) } }));
+  },
+};
+const rawItem = async (id: number) =>
+  (await client.send(new GetCommand({ TableName: names.pets, Key: { id }, ConsistentRead: true }))).Item as Record<string, unknown>;
+
+describe.each(Object.entries(laterWrites))('after %s changed the pet', (_, write) => {
+  it('a create retried under its key replays that pet, as it is now', async () => {
+    const key = `k-changed-${randomUUID()}`;
+    const first = await pets.create({ name: 'Before', categoryId: 1, status: 'available' }, { idempotencyKey: key });
+    const before = await rawItem(first.pet.id);
+    await write(first.pet.id);
+    expectWriteKept(before, await rawItem(first.pet.id));
+    const count = await petCount();
+    const retry = await pets.create({ name: 'Before', categoryId: 1, status: 'available' }, { idempotencyKey: key });
+    expect(retry).toEqual({ pet: { id: first.pet.id, ...CHANGED }, replayed: true });
+    expect(await petCount()).toBe(count);
+  });
+
+  // The SDK retries a put whose answer was lost; here the pet changes before the retry arrives.
+  it.each([undefined, 'k-lost'])('a create (key: %s) whose put answer is lost stores the pet once', async (keyed) => {
+    const lossy = createDocumentClient({ endpoint: tables.store.endpoint });
+    let lost = false;
+    lossy.middlewareStack.add(
+      (next, context) => async (args) => {
+        const result = await next(args);
+        const input = args.input as { TableName?: string; Item?: { id?: { N?: string } } };
+        if (lost || context.commandName !== 'PutItemCommand' || input.TableName !== names.pets) return result;
+        lost = true;
+        await write(Number(input.Item?.id?.N));
+        throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET', $metadata: {} });
+      },
+      { step: 'deserialize' },
+    );
+    const store = new DynamoDbPetStore(lossy, names.pets, names.idempotency);
+    const count = await petCount();
+    const result = await store.create({ name: 'Lost', categoryId: 1 }, keyed ? { idempotencyKey: `${keyed}-${randomUUID()}` } : {});
+    lossy.destroy();
+    expect(lost).toBe(true);
+    expect(result.replayed).toBe(false);
+    expect(await petCount()).toBe(count + 1);
+    expect(await pets.get(result.pet.id)).toEqual({ id: result.pet.id, ...CHANGED });
   });
 });
 

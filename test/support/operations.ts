@@ -3,7 +3,8 @@
  * from an operation's descriptor (lib/operations/): a valid request, and the DynamoDB grants.
  */
 import type { ApiOperation } from '#lib/operations.ts';
-import { AUTH_TABLE_ACCESS } from '#lib/operations/operation.ts';
+
+export { grantsOf } from '#lib/operations/operation.ts';
 
 export interface OperationRequest {
   readonly method: string;
@@ -20,15 +21,4 @@ export function validRequest(operation: ApiOperation, { petId, name }: { petId: 
     path: operation.resource.replace('{petId}', String(petId)),
     ...(operation.requestBody ? { body: JSON.stringify({ name, categoryId: 1 }) } : {}),
   };
-}
-
-/**
- * `X <table>[/index/<name>]` for each DynamoDB action the operation's function may perform: its
- * descriptor's, and the key lookup every operation makes. Tables by logical name.
- */
-export function grantsOf(operation: ApiOperation): string[] {
-  return Object.entries({ ...operation.tables, ...AUTH_TABLE_ACCESS }).flatMap(([table, { table: actions = [], indexes = {} }]) => [
-    ...actions.map((action) => `${action} ${table}`),
-    ...Object.entries(indexes).flatMap(([index, onIndex]) => onIndex.map((action) => `${action} ${table}/index/${index}`)),
-  ]);
 }

@@ -29,11 +29,15 @@ const ids = (first: number): number[] => Array.from({ length: 30 }, (_, i) => fi
 const pet = (id: number, body: NewPet): Pet => ({ id, ...body });
 const created = (id: number, body: NewPet): CreatedPet => ({ pet: pet(id, body), replayed: false });
 const replayed = (id: number, body: NewPet): CreatedPet => ({ pet: pet(id, body), replayed: true });
+/** A stored pet as a request with KEY reads it back: marked with KEY by the create that stored it. */
+const ours = (id: number, body: NewPet) => ({ pet: pet(id, body), recordKey: KEY });
 
 /** The two tables and the clock that all requests share; writes have the adapters' conditions. */
 class World {
   readonly records = new Map<string, IdempotencyRecord>();
   readonly pets = new Map<number, Pet>();
+  /** The record key each pet's create marked it with; none for an unrelated pet. */
+  readonly marks = new Map<number, string>();
   nowMs = NOW_MS;
 
   reserve(record: IdempotencyRecord, nowSeconds: number): boolean {
@@ -53,15 +57,16 @@ class World {
     if (record?.petId === fromPetId) this.records.set(recordKey, { ...record, petId: toPetId });
   }
 
-  put(candidate: Pet): boolean {
+  put(candidate: Pet, recordKey: string): boolean {
     if (this.pets.has(candidate.id)) return false;
     this.pets.set(candidate.id, { ...candidate });
+    this.marks.set(candidate.id, recordKey);
     return true;
   }
 
-  get(id: number): Pet | undefined {
+  get(id: number): { pet: Pet; recordKey: string | undefined } | undefined {
     const stored = this.pets.get(id);
-    return stored && { ...stored };
+    return stored && { pet: { ...stored }, recordKey: this.marks.get(id) };
   }
 
   /** A record another request left: `petId` reserved, its pet perhaps never written. */
@@ -125,11 +130,11 @@ class Request implements IdempotencyRecordStore, PetWrites {
     return this.#park('repoint', () => this.world.repoint(recordKey, fromPetId, toPetId));
   }
 
-  put(candidate: Pet): Promise<boolean> {
-    return this.#park('put', () => this.world.put(candidate));
+  put(candidate: Pet, recordKey: string): Promise<boolean> {
+    return this.#park('put', () => this.world.put(candidate, recordKey));
   }
 
-  get(id: number): Promise<Pet | undefined> {
+  get(id: number): Promise<{ pet: Pet; recordKey: string | undefined } | undefined> {
     return this.#park('get', () => this.world.get(id));
   }
 
@@ -209,8 +214,18 @@ describe('one request at a time', () => {
     expect(await b.step('reserve')).toBe(false);
     expect(await b.step('read')).toMatchObject({ petId: 101 });
     expect(await b.step('put')).toBe(false);
-    expect(await b.step('get')).toEqual(pet(101, REX));
+    expect(await b.step('get')).toEqual(ours(101, REX));
     expect(await b.outcome).toEqual(replayed(101, REX));
+    expect(world.pets.size).toBe(1);
+  });
+
+  it('a retry after a later write changed the pet replays it as it is now: the mark, not the fields, makes it ours', async () => {
+    const world = new World();
+    await new Request('A', world, REX, ids(101)).finish();
+    world.pets.set(101, pet(101, TOM));
+    const b = new Request('B', world, REX, ids(201));
+    expect(await b.finish()).toEqual(['reserve', 'read', 'put', 'get']);
+    expect(await b.outcome).toEqual(replayed(101, TOM));
     expect(world.pets.size).toBe(1);
   });
 
@@ -237,7 +252,7 @@ describe('two requests with one key, racing', () => {
     expect(await b.step('read')).toMatchObject({ petId: 101 });
     expect(await a.step('put')).toBe(true);
     expect(await b.step('put')).toBe(false);
-    expect(await b.step('get')).toEqual(pet(101, REX));
+    expect(await b.step('get')).toEqual(ours(101, REX));
     expect(await a.outcome).toEqual(created(101, REX));
     expect(await b.outcome).toEqual(replayed(101, REX));
     expect(world.pets.size).toBe(1);
@@ -253,7 +268,7 @@ describe('two requests with one key, racing', () => {
     expect(await b.step('put')).toBe(true);
     expect(await b.outcome).toEqual(created(101, REX));
     expect(await a.step('put')).toBe(false);
-    expect(await a.step('get')).toEqual(pet(101, REX));
+    expect(await a.step('get')).toEqual(ours(101, REX));
     expect(await a.outcome).toEqual(replayed(101, REX));
     expect(world.pets.size).toBe(1);
   });
@@ -330,7 +345,7 @@ describe('a request that dies or fails half-way, then a retry', () => {
     const a = new Request('A', world, REX, ids(101));
     await a.step('reserve');
     expect(await a.step('put')).toBe(false);
-    expect(await a.step('get')).toEqual(pet(101, STRANGER));
+    expect(await a.step('get')).toEqual({ pet: pet(101, STRANGER) });
     expect(await a.parkedAt()).toBe('repoint');
     const retry = new Request('retry', world, REX, ids(201));
     // 201 is drawn for a reserve that fails, 202 for the repoint, 203 for the second reserve.
@@ -345,14 +360,18 @@ describe('a request that dies or fails half-way, then a retry', () => {
 });
 
 describe('a reserved id taken by an unrelated pet', () => {
-  it('one request moves the key to a fresh id and creates the pet there', async () => {
+  // The very same fields do not make it ours: only the mark of this key's create does.
+  it.each([
+    ['another pet', STRANGER],
+    ['a pet with the very same fields', REX],
+  ])('one request moves the key to a fresh id and creates the pet there (the unrelated pet: %s)', async (_, unrelated) => {
     const world = new World();
-    world.pets.set(101, pet(101, STRANGER));
+    world.pets.set(101, pet(101, unrelated));
     const a = new Request('A', world, REX, ids(101));
     expect(await a.finish()).toEqual(['reserve', 'put', 'get', 'repoint', 'reserve', 'read', 'put']);
     expect(await a.outcome).toEqual(created(102, REX));
     expect(world.records.get(KEY)?.petId).toBe(102);
-    expect(world.pets.get(101)).toEqual(pet(101, STRANGER));
+    expect(world.pets.get(101)).toEqual(pet(101, unrelated));
   });
 
   it('two requests both see it: only the first repoint lands, and both settle on its id', async () => {
@@ -376,7 +395,7 @@ describe('a reserved id taken by an unrelated pet', () => {
     expect(await b.step('read')).toMatchObject({ petId: 102 });
     expect(await b.step('put')).toBe(true);
     expect(await a.step('put')).toBe(false);
-    expect(await a.step('get')).toEqual(pet(102, REX));
+    expect(await a.step('get')).toEqual(ours(102, REX));
     expect(await b.outcome).toEqual(created(102, REX));
     expect(await a.outcome).toEqual(replayed(102, REX));
     expect([...world.pets.keys()]).toEqual([101, 102]);
