@@ -51,6 +51,12 @@ export const WAF_MINIMUM_LIMIT = 10;
  */
 export const WAF_WINDOW_SECONDS = 60;
 
+/**
+ * A method that admits this share of its rate r over a minute is at its throttle: clients beyond it
+ * get the gateway's 429 (monitoring.ts alarms on it; docs/scaling.md "The edge: made-up keys").
+ */
+export const AT_THROTTLE_SHARE = 0.8;
+
 /** The function that serves the reference page and its assets (`PetStore-<stage>-docs`). */
 export const DOCS_FUNCTION = 'docs';
 /** The docs routes' methods, at their own throttle, each invoking the docs function: the one list of them. */

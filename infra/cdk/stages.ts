@@ -91,6 +91,8 @@ export interface StageSettings extends CapacitySettings {
    * rules only, never from the keyless rule, the docs rule or the gateway's throttles (docs/operators.md).
    */
   readonly loadTestSources: readonly string[];
+  /** CIDR blocks the web ACL answers with its 429 whatever they send: an operator's block list for a flood's sources. */
+  readonly blockedSources: readonly string[];
   /**
    * Production, for one deploy during an incident (`-c production.hotfix=true`): the canary
    * ignores its alarms, which are firing already, and shifts all traffic at once. Never in cdk.json.
@@ -204,6 +206,7 @@ const stageContext = z.strictObject({
   minimumCompressionSizeBytes: compressionSize,
   webAcl: flag,
   loadTestSources: cidrs,
+  blockedSources: cidrs,
   hotfix: flag,
   alarmEmail: optionalText(z.string().check(z.regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, { error: 'is not an e-mail address' }))),
   domainName: optionalText(),
@@ -298,6 +301,7 @@ function settingsOf(stage: StageName, values: StageContext): StageSettings {
     ...rest,
     allowedOrigins: [...new Set(allowedOrigins ?? [])],
     loadTestSources: [...new Set(rest.loadTestSources)],
+    blockedSources: [...new Set(rest.blockedSources)],
     ...(alarmEmail === undefined ? {} : { alarmEmail }),
     ...customDomain(stage, { domainName, certificateArn, hostedZoneId, hostedZoneName }),
     ...pinnedEnvironment(stage, { account, region }),

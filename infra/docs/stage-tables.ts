@@ -168,6 +168,8 @@ export const SETTING_EFFECTS: Readonly<Record<string, string>> = {
   tracing: 'X-Ray active tracing on the functions and the API stage (cost: docs/performance.md)',
   minimumCompressionSizeBytes:
     "API Gateway compresses (gzip or deflate, as the client's `Accept-Encoding` asks) every response body of at least this many bytes; 0 compresses everything, 0 to 10485760",
+  blockedSources:
+    "CIDR blocks the web ACL answers with its 429 whatever they send: an operator's block list for a flood's sources, a list like `loadTestSources` ([scaling.md](scaling.md#the-edge-made-up-keys))",
   hotfix:
     'production, for one deploy during an incident: the canary ignores its alarms and shifts all traffic at once; command line only, never in cdk.json',
   alarmEmail: "e-mail address subscribed to the stage's alarm topic (creates the topic in staging)",

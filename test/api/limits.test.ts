@@ -5,7 +5,6 @@
  * gateway's 503. And the staging template at its own settings with a declared load-test source:
  * that source gets its methods' admission, an undeclared one the per-address rule.
  */
-import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CapacitySettings, stageCapacity } from '../../infra/cdk/capacity.ts';
 import { readStageSettings } from '../../infra/cdk/stages.ts';
@@ -15,6 +14,7 @@ import { synthesizeStageTemplate } from '../../infra/local/cloud-assembly.ts';
 import type { CfnTemplate } from '../../infra/local/gateway/template.ts';
 import { type LocalStack, startLocalStack } from '../../infra/local/local-stack.ts';
 import type { ProxyHandler } from '../../infra/local/lambda/source-functions.ts';
+import { getFrom, paced } from '../support/from-address.ts';
 
 /**
  * Each API method's share 22 = 20 + ⌈20 × 0.1 s⌉ at a burst of one second: r = B = 20; with a 1 % share, a key,
@@ -39,23 +39,6 @@ let template: CfnTemplate;
 beforeAll(async () => {
   template = await synthesizeStageTemplate('staging', CONTEXT);
 });
-
-/** GET from a chosen loopback address (127.0.0.1, 127.0.0.2, …): WAF counts per source address. */
-function getFrom(localAddress: string, url: string, headers: Record<string, string> = {}): Promise<Response> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { localAddress, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const out = new Headers();
-        for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') out.set(name, value);
-        resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 0, headers: out }));
-      });
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 const stacks: LocalStack[] = [];
 afterAll(async () => {
@@ -112,23 +95,10 @@ describe('a declared load-test source, on the staging template at its own settin
   const seconds = Math.ceil((1.5 * (perIp - B)) / r);
   const total = B + r * seconds;
 
-  /** B requests at once, then r a second (each sent when due, whatever came back): their answers. */
+  /** B requests at once, then r a second: what was admitted, and WAF's 429s. */
   async function atTheModelsRate(from: string, url: string, apiKey: string) {
-    const start = performance.now();
-    const answers: Promise<Response>[] = [];
-    for (let i = 0; i < total; i++) {
-      const wait = start + (Math.max(0, i - B + 1) * 1000) / r - performance.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      answers.push(getFrom(from, url, { Authorization: `Bearer ${apiKey}` }));
-    }
-    const statuses = await Promise.all(
-      answers.map(async (answer) => {
-        const res = await answer;
-        // WAF's 429 says a minute; the gateway's bucket, a second.
-        return res.headers.get('retry-after') === '60' ? 'waf' : res.status;
-      }),
-    );
-    return { admitted: statuses.filter((s) => s !== 429 && s !== 'waf').length, waf: statuses.filter((s) => s === 'waf').length };
+    const outcomes = await paced(total, r, () => getFrom(from, url, { Authorization: `Bearer ${apiKey}` }), { burst: B });
+    return { admitted: outcomes.filter((o) => typeof o === 'number').length, waf: outcomes.filter((o) => o === 'waf-429').length };
   }
 
   it("reaches 90 % of a method's admission past its burst, while an undeclared source is held to the per-address rule", async () => {

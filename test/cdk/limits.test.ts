@@ -21,7 +21,7 @@ import { COMMON_RESPONSE_HEADERS } from '#lib/http/response.ts';
 import { getPet } from '#lib/operations/get-pet.ts';
 import { operations } from '#lib/operations.ts';
 import { REFERENCE_PAGE_RESOURCES } from '#lib/openapi/reference-page.ts';
-import { fmt, minimumApiConcurrency, stageCapacity, WAF_WINDOW_SECONDS } from '../../infra/cdk/capacity.ts';
+import { AT_THROTTLE_SHARE, fmt, minimumApiConcurrency, stageCapacity, WAF_WINDOW_SECONDS } from '../../infra/cdk/capacity.ts';
 import { buildApp } from '../../infra/cdk/app.ts';
 import { cdkJsonContext, readStageSettings, STAGE_NAMES, type StageName } from '../../infra/cdk/stages.ts';
 import { logicalId, resourcesOf, synth } from './synth.ts';
@@ -30,8 +30,10 @@ const app = synth();
 /** What every answer carries, the web ACL's included. */
 const common = Object.entries(COMMON_RESPONSE_HEADERS).map(([Name, Value]) => ({ Name, Value }));
 const reserving = synth({ context: { 'staging.reserveConcurrency': 'true', 'production.reserveConcurrency': 'true' } });
-/** Production with load-test sources of both address versions declared. */
-const declared = synth({ context: { 'production.loadTestSources': '198.51.100.7/32, 203.0.113.0/24,2001:db8::/56' } });
+/** Production with load-test sources of both address versions declared, and a blocked range. */
+const declared = synth({
+  context: { 'production.loadTestSources': '198.51.100.7/32, 203.0.113.0/24,2001:db8::/56', 'production.blockedSources': '192.0.2.0/24' },
+});
 afterAll(() => {
   app.cleanup();
   reserving.cleanup();
@@ -127,31 +129,58 @@ describe('the web ACL', () => {
 
   it('exempts declared load-test sources, an IP set per address version, from the per-address and per-key rules only; none by default', () => {
     for (const stage of STAGE_NAMES) app.templates[stage].resourceCountIs('AWS::WAFv2::IPSet', 0);
-    {
-      const template = declared.templates.production;
-      const sets = resourcesOf(template, 'AWS::WAFv2::IPSet');
-      expect(Object.values(sets).map((s) => s.Properties)).toEqual([
-        expect.objectContaining({ Scope: 'REGIONAL', IPAddressVersion: 'IPV4', Addresses: ['198.51.100.7/32', '203.0.113.0/24'] }),
-        expect.objectContaining({ Scope: 'REGIONAL', IPAddressVersion: 'IPV6', Addresses: ['2001:db8::/56'] }),
-      ]);
-      const rules = aclProps(template).Rules;
-      const exempt = {
-        NotStatement: {
-          Statement: {
-            OrStatement: {
-              Statements: Object.keys(sets).map((id) => ({ IPSetReferenceStatement: { Arn: { 'Fn::GetAtt': [id, 'Arn'] } } })),
-            },
-          },
-        },
-      };
-      for (const r of rules) {
-        const scopeDown = r.Statement.RateBasedStatement?.ScopeDownStatement;
-        // Only the two per-client rules; the keyless rules, the docs rule and the gateway's throttles stay.
-        if (r.Name === 'per-source-ip' || r.Name === 'per-api-key') expect(scopeDown).toEqual(exempt);
-        else expect(JSON.stringify(r)).not.toContain('IPSetReferenceStatement');
-      }
-      // The rest of the web ACL is as without the declaration.
-      expect(rules.map((r) => r.Name)).toEqual(aclProps().Rules.map((r) => r.Name));
+    const template = declared.templates.production;
+    const sets = Object.entries(resourcesOf(template, 'AWS::WAFv2::IPSet'));
+    const reference = (name: string) => sets.filter(([, s]) => String(s.Properties?.Name).includes(name));
+    expect(reference('load-test-sources').map(([, s]) => s.Properties)).toEqual([
+      expect.objectContaining({ Scope: 'REGIONAL', IPAddressVersion: 'IPV4', Addresses: ['198.51.100.7/32', '203.0.113.0/24'] }),
+      expect.objectContaining({ Scope: 'REGIONAL', IPAddressVersion: 'IPV6', Addresses: ['2001:db8::/56'] }),
+    ]);
+    const refs = (name: string) => reference(name).map(([id]) => ({ IPSetReferenceStatement: { Arn: { 'Fn::GetAtt': [id, 'Arn'] } } }));
+    const exempt = { NotStatement: { Statement: { OrStatement: { Statements: refs('load-test-sources') } } } };
+    const rules = aclProps(template).Rules;
+    for (const r of rules.filter((r) => r.Name !== 'blocked-sources')) {
+      const scopeDown = r.Statement.RateBasedStatement?.ScopeDownStatement;
+      // Only the two per-client rules; the keyless rules, the docs rule and the gateway's throttles stay.
+      if (r.Name === 'per-source-ip' || r.Name === 'per-api-key') expect(scopeDown).toEqual(exempt);
+      else expect(JSON.stringify(r)).not.toContain('IPSetReferenceStatement');
+    }
+    // The rest of the web ACL is as without the declaration.
+    expect(rules.slice(1).map((r) => r.Name)).toEqual(aclProps().Rules.map((r) => r.Name));
+  });
+
+  it("answers every request from a blocked source with the rate rules' 429, in a first rule; none by default", () => {
+    expect(aclProps().Rules.map((r) => r.Name)).not.toContain('blocked-sources');
+    const template = declared.templates.production;
+    const [first] = aclProps(template).Rules;
+    const [id] =
+      Object.entries(resourcesOf(template, 'AWS::WAFv2::IPSet')).find(([, s]) => String(s.Properties?.Name).includes('blocked')) ?? [];
+    expect(first).toMatchObject({
+      Name: 'blocked-sources',
+      Priority: 0,
+      Statement: { IPSetReferenceStatement: { Arn: { 'Fn::GetAtt': [id, 'Arn'] } } },
+      Action: { Block: { CustomResponse: { ResponseCode: 429, CustomResponseBodyKey: RATE_LIMITED_BODY_KEY } } },
+    });
+    expect(resourcesOf(template, 'AWS::WAFv2::IPSet')[id ?? '']?.Properties).toMatchObject({
+      IPAddressVersion: 'IPV4',
+      Addresses: ['192.0.2.0/24'],
+    });
+  });
+
+  it("alarms when a route function runs at 80 % of its methods' rate for 3 of 5 minutes: their buckets are empty", () => {
+    const { rateLimit } = stageCapacity(settings).apiThrottle;
+    for (const route of routes) {
+      production.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        AlarmName: `PetStore-production-${route.functionId}-at-throttle`,
+        MetricName: 'Invocations',
+        Namespace: 'AWS/Lambda',
+        Statistic: 'Sum',
+        Period: 60,
+        Threshold: Math.ceil(AT_THROTTLE_SHARE * 60 * rateLimit),
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        EvaluationPeriods: 5,
+        DatapointsToAlarm: 3,
+      });
     }
   });
 

@@ -209,6 +209,7 @@ export class PetStoreApi extends Construct {
         baseUrl: this.baseUrl,
         ...capacity.webAcl,
         loadTestSources: settings.loadTestSources,
+        blockedSources: settings.blockedSources,
       });
     }
 

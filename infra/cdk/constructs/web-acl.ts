@@ -16,7 +16,8 @@
  *    bucket all clients share.
  *
  * Addresses a stage declares as a load test's sources (`loadTestSources`) are exempt from rules 2
- * and 3 only: their scope-down statement skips the stage's IP sets (docs/operators.md).
+ * and 3 only: their scope-down statement skips those IP sets. Addresses it blocks (`blockedSources`)
+ * get the rate rules' 429 from a first rule, `blocked-sources` (docs/operators.md).
  *
  * The rate rules answer 429 in the service's Error shape with `Retry-After`. WAF's custom response
  * takes precedence over the gateway's WAF_FILTERED response, so that one never answers these.
@@ -34,6 +35,7 @@ import { REFERENCE_PAGE_RESOURCES } from '#lib/openapi/reference-page.ts';
 import { type ApiOperation, operations } from '#lib/operations.ts';
 import { API_BASE_PATH } from '#lib/routes.ts';
 import { WAF_WINDOW_SECONDS } from '../capacity.ts';
+import { pascal } from '../pascal.ts';
 import { errorBody } from './gateway-responses.ts';
 
 /** Keys of the custom response bodies the rules' Block actions send. */
@@ -45,15 +47,6 @@ export const EDGE_UNAUTHORIZED_MESSAGE = `Missing or malformed API key: send it 
 
 const current = operations.filter((o) => !o.deprecation);
 const deprecated = operations.flatMap((o) => (o.deprecation ? [{ ...o, deprecation: o.deprecation }] : []));
-
-/** The rules by name, in priority order. */
-export const WEB_ACL_RULES = [
-  'keyless',
-  ...deprecated.map((o) => `keyless-${o.operationId}`),
-  'per-source-ip',
-  'per-api-key',
-  'docs-per-source-ip',
-];
 
 export interface WebAclProps {
   readonly stage: Stage;
@@ -67,6 +60,8 @@ export interface WebAclProps {
   readonly docsPerIpPerMinute: number;
   /** CIDR blocks exempt from the per-address and per-key rules (a declared load test's sources). */
   readonly loadTestSources: readonly string[];
+  /** CIDR blocks whose every request gets the rate rules' 429 (an operator's block list). */
+  readonly blockedSources: readonly string[];
 }
 
 type Statement = CfnWebACL.StatementProperty;
@@ -170,7 +165,7 @@ export class WebAcl extends Construct {
   readonly webAcl: CfnWebACL;
   /** The metric names WAF reports under (the `WebACL` and `Rule` dimensions): what the dashboard watches. */
   readonly metricName: string;
-  /** Each rule's metric name (the `Rule` dimension), in priority order (WEB_ACL_RULES). */
+  /** Each rule's metric name (the `Rule` dimension), in priority order. */
   readonly ruleMetricNames: readonly string[];
 
   constructor(scope: Construct, id: string, props: WebAclProps) {
@@ -181,7 +176,6 @@ export class WebAcl extends Construct {
     const stageName = (props.stage.node.defaultChild as CfnStage).stageName;
     if (!stageName || Token.isUnresolved(stageName)) throw new Error('WebAcl needs a stage whose name is known at synth');
     this.metricName = name;
-    this.ruleMetricNames = WEB_ACL_RULES.map((rule) => `${name}-${rule}`);
     // Metrics per rule, without sampled requests: a sample would keep the Authorization header.
     const visibility = (metricName: string): CfnWebACL.VisibilityConfigProperty => ({
       cloudWatchMetricsEnabled: true,
@@ -207,24 +201,30 @@ export class WebAcl extends Construct {
       const { Link, ...fixed } = deprecationHeaders(d, `\${BaseUrl}${d.successor}`);
       return { ...fixed, Link: Fn.sub(Link, { BaseUrl: props.baseUrl }) };
     };
-    // One IP set per address version a declared source uses; the per-client rules count only requests from outside them.
-    const ipSets = (['IPV4', 'IPV6'] as const).flatMap((ipAddressVersion) => {
-      const addresses = props.loadTestSources.filter((cidr) => isIP(cidr.split('/')[0] ?? '') === (ipAddressVersion === 'IPV4' ? 4 : 6));
-      if (addresses.length === 0) return [];
-      const set = new CfnIPSet(this, `LoadTestSources${ipAddressVersion}`, {
-        name: `${name}-load-test-sources-${ipAddressVersion.toLowerCase()}`,
-        scope: 'REGIONAL',
-        ipAddressVersion,
-        addresses: [...addresses],
+    // An IP set per address version `cidrs` hold, each a statement matching the addresses in it.
+    const ipSets = (id: string, cidrs: readonly string[]): Statement[] =>
+      (['IPV4', 'IPV6'] as const).flatMap((ipAddressVersion) => {
+        const addresses = cidrs.filter((cidr) => isIP(cidr.split('/')[0] ?? '') === (ipAddressVersion === 'IPV4' ? 4 : 6));
+        if (addresses.length === 0) return [];
+        const set = new CfnIPSet(this, `${pascal(id)}${ipAddressVersion}`, {
+          name: `${name}-${id}-${ipAddressVersion.toLowerCase()}`,
+          scope: 'REGIONAL',
+          ipAddressVersion,
+          addresses: [...addresses],
+        });
+        return [{ ipSetReferenceStatement: { arn: set.attrArn } }];
       });
-      return [{ ipSetReferenceStatement: { arn: set.attrArn } }];
-    });
-    const undeclared = ipSets.length === 0 ? {} : { scopeDownStatement: { notStatement: { statement: anyOf(ipSets) } } };
-    const rules: { statement: Statement; action: CfnWebACL.RuleActionProperty }[] = [
-      keyless(current, {}),
-      ...deprecated.map((o) => keyless([o], deprecatedHeaders(o.deprecation))),
-      { statement: rateBased(props.perIpPerMinute, undeclared), action: rateLimited },
+    // The per-client rules count only requests from outside the declared load-test sources.
+    const declared = ipSets('load-test-sources', props.loadTestSources);
+    const undeclared = declared.length === 0 ? {} : { scopeDownStatement: { notStatement: { statement: anyOf(declared) } } };
+    const blocked = ipSets('blocked-sources', props.blockedSources);
+    const rules: { name: string; statement: Statement; action: CfnWebACL.RuleActionProperty }[] = [
+      ...(blocked.length === 0 ? [] : [{ name: 'blocked-sources', statement: anyOf(blocked), action: rateLimited }]),
+      { name: 'keyless', ...keyless(current, {}) },
+      ...deprecated.map((o) => ({ name: `keyless-${o.operationId}`, ...keyless([o], deprecatedHeaders(o.deprecation)) })),
+      { name: 'per-source-ip', statement: rateBased(props.perIpPerMinute, undeclared), action: rateLimited },
       {
+        name: 'per-api-key',
         statement: rateBased(props.perKeyPerMinute, {
           ...undeclared,
           aggregateKeyType: 'CUSTOM_KEYS',
@@ -233,10 +233,12 @@ export class WebAcl extends Construct {
         action: rateLimited,
       },
       {
+        name: 'docs-per-source-ip',
         statement: rateBased(props.docsPerIpPerMinute, { scopeDownStatement: underBase(REFERENCE_PAGE_RESOURCES, stageName) }),
         action: rateLimited,
       },
     ];
+    this.ruleMetricNames = rules.map((rule) => `${name}-${rule.name}`);
     this.webAcl = new CfnWebACL(this, 'WebAcl', {
       name,
       description: `Keyless requests and per-client rate limits of ${name}`,
@@ -248,7 +250,6 @@ export class WebAcl extends Construct {
         [RATE_LIMITED_BODY_KEY]: { contentType: 'APPLICATION_JSON', content: errorBody('too_many_requests', RATE_LIMITED_MESSAGE) },
       },
       rules: rules.map((rule, priority) => ({
-        name: WEB_ACL_RULES[priority] as string,
         priority,
         ...rule,
         visibilityConfig: visibility(this.ruleMetricNames[priority] as string),
