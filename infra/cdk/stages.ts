@@ -86,12 +86,9 @@ export interface StageSettings extends CapacitySettings {
    * in both stages: without it, one address's keyless flood empties a method's bucket for everyone.
    */
   readonly webAcl: boolean;
-  /**
-   * CIDR blocks a planned load test runs from: exempt from the web ACL's per-key and per-address
-   * rules only, never from the keyless rule, the docs rule or the gateway's throttles (docs/operators.md).
-   */
+  /** CIDR blocks a planned load test runs from: exempt from the per-key and per-address WAF rules only (docs/operators.md). */
   readonly loadTestSources: readonly string[];
-  /** CIDR blocks the web ACL answers with its 429 whatever they send: an operator's block list for a flood's sources. */
+  /** CIDR blocks whose every request gets WAF's 429: an operator's block list for a flood's sources. */
   readonly blockedSources: readonly string[];
   /**
    * Production, for one deploy during an incident (`-c production.hotfix=true`): the canary
@@ -152,18 +149,12 @@ const percent = number('must be a percentage above 0, at most 100', 0, false, 10
 /** The most origins one stage allows: each is a mock status 201..299 (infra/cdk/constructs/cors-preflight.ts). */
 export const MAX_ALLOWED_ORIGINS = 99;
 const ORIGIN_ERROR = 'must be origins such as https://app.example.com (scheme, lower-case host, optional port; no path), comma-separated';
-/** A list from cdk.json, or `a,b` from `-c`, each item checked by `item`. */
-const list = (item: z.ZodString, error: string, max = Number.MAX_SAFE_INTEGER) =>
-  z.preprocess(
-    (value) =>
-      typeof value === 'string'
-        ? value
-            .split(',')
-            .map((o) => o.trim())
-            .filter((o) => o !== '')
-        : value,
-    z.array(item, { error }).check(z.maxLength(max, { error: `must list at most ${max}` })),
-  );
+/** A list from cdk.json, or `a,b` from `-c`, each item checked by `item`, without repeats. */
+const list = (item: z.ZodString, error: string, max: number) =>
+  z
+    .preprocess((value) => (typeof value === 'string' ? value.split(',').flatMap((o) => o.trim() || []) : value), z.array(item, { error }))
+    .check(z.maxLength(max, { error: `must list at most ${max}` }))
+    .transform((items) => [...new Set(items)]);
 const origins = list(
   z.string().check(z.regex(/^https?:\/\/[a-z0-9.-]+(?::\d{1,5})?$/, { error: ORIGIN_ERROR })),
   ORIGIN_ERROR,
@@ -299,9 +290,7 @@ function settingsOf(stage: StageName, values: StageContext): StageSettings {
   return {
     stage,
     ...rest,
-    allowedOrigins: [...new Set(allowedOrigins ?? [])],
-    loadTestSources: [...new Set(rest.loadTestSources)],
-    blockedSources: [...new Set(rest.blockedSources)],
+    allowedOrigins: allowedOrigins ?? [],
     ...(alarmEmail === undefined ? {} : { alarmEmail }),
     ...customDomain(stage, { domainName, certificateArn, hostedZoneId, hostedZoneName }),
     ...pinnedEnvironment(stage, { account, region }),

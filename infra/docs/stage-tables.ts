@@ -2,6 +2,8 @@
  * The stage tables of the docs: each stage's capacity, inputs and every limit the model derives
  * (docs/scaling.md), and every stage setting with its value per stage (docs/operators.md).
  */
+import { statSync } from 'node:fs';
+import { MAX_BODY_SIZE } from '#lib/http/json-body.ts';
 import { largestDocsResponseBytes } from '#lib/openapi/reference-page.ts';
 import {
   apiThrottle,
@@ -83,6 +85,7 @@ export function stageCapacityTable(): string {
     ),
     row('WAF per source address', (_, c) => `${fmt(c.webAcl.perIpPerMinute)}/min (${perSecond(c.webAcl.perIpPerMinute)} req/s)`),
     row('WAF docs routes per source address', (_, c) => `${fmt(c.webAcl.docsPerIpPerMinute)}/min`),
+    row(`WAF bodies over ${MAX_BODY_SIZE} per source address`, (_, c) => `${fmt(c.webAcl.oversizeBodiesPerIpPerMinute)}/min`),
     row('addresses at the per-address limit that fill one API method, ⌈r × 60 ÷ that limit⌉', (_, c) =>
       fmt(Math.ceil((c.apiThrottle.rateLimit * 60) / c.webAcl.perIpPerMinute)),
     ),
@@ -117,10 +120,12 @@ const DATA_OUT_PER_GB = 0.09;
 /**
  * docs/scaling.md: the most the reference page can send a month at the limits. Its asset route
  * answers at most `docsThrottlingRateLimit` a second, each answer at most the largest asset
- * compressed; the page route's answers are under 1 KiB. One address is held to its WAF limit.
+ * compressed; the page route's answers are under 1 KiB; the OpenAPI document shares their throttle. One
+ * address is held to its WAF limit.
  */
 export function docsEgressTable(): string {
   const largest = largestDocsResponseBytes();
+  const documentBytes = statSync(new URL('../../openapi.json', import.meta.url)).size;
   const stages = defaults();
   const capacities = stages.map(stageCapacity);
   const month = (perSecond: number, bytes: number) => {
@@ -131,6 +136,8 @@ export function docsEgressTable(): string {
     ['largest answer (an asset, gzip)', ...stages.map(() => `${fmt(largest)} bytes`)],
     ['the asset route at its throttle, a month', ...stages.map((s) => month(s.docsThrottlingRateLimit, largest))],
     ['the page route at its throttle, a month', ...stages.map((s) => month(s.docsThrottlingRateLimit, 1024))],
+    // Uncompressed: a client may refuse gzip.
+    ['the OpenAPI document at the docs throttle, a month', ...stages.map((s) => month(s.docsThrottlingRateLimit, documentBytes))],
     [
       'one source address at its WAF limit, a month',
       ...capacities.map((c) => month(c.webAcl.docsPerIpPerMinute / WAF_WINDOW_SECONDS, largest)),

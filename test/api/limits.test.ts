@@ -10,11 +10,12 @@ import { type CapacitySettings, stageCapacity } from '../../infra/cdk/capacity.t
 import { readStageSettings } from '../../infra/cdk/stages.ts';
 import { routes } from '#lib/routes.ts';
 import { generateApiKey } from '#lib/auth/api-keys.ts';
+import { MAX_BODY_BYTES } from '#lib/http/json-body.ts';
 import { synthesizeStageTemplate } from '../../infra/local/cloud-assembly.ts';
 import type { CfnTemplate } from '../../infra/local/gateway/template.ts';
 import { type LocalStack, startLocalStack } from '../../infra/local/local-stack.ts';
 import type { ProxyHandler } from '../../infra/local/lambda/source-functions.ts';
-import { getFrom, paced } from '../support/from-address.ts';
+import { getFrom, paced, postFrom } from '../support/from-address.ts';
 
 /**
  * Each API method's share 22 = 20 + ⌈20 × 0.1 s⌉ at a burst of one second: r = B = 20; with a 1 % share, a key,
@@ -76,13 +77,41 @@ describe('the web ACL, from the template', () => {
 
   it('gives one source address its limit per minute without any key, then 429', async () => {
     const { url } = await start();
-    // Not the pet operations: a keyless request there is the edge's 401, before any rate rule counts it.
-    const keylessPaths = ['/nowhere', '/openapi.json'];
-    for (let i = 0; i < PER_KEY; i++)
-      expect((await getFrom('127.0.0.1', `${url}${keylessPaths[i % keylessPaths.length]}`)).status).not.toBe(429);
+    // Not the pet operations (a keyless request there is the edge's 401, before any rate rule counts
+    // it), nor the docs rule's routes: unknown paths, on two resources and so two buckets.
+    for (let i = 0; i < PER_KEY; i++) expect((await getFrom('127.0.0.1', `${url}${i % 2 ? '/nowhere' : ''}`)).status).toBe(404);
     await expectRateLimited(await getFrom('127.0.0.1', `${url}/openapi.json`));
     await expectRateLimited(await getFrom('127.0.0.1', `${url}/docs`));
     expect((await getFrom('127.0.0.2', `${url}/openapi.json`)).status).toBe(200);
+  });
+
+  it("counts the OpenAPI document under the docs routes' rule: one address gets it its docs limit a minute, then 429", async () => {
+    const { url } = await start();
+    for (let i = 0; i < capacity.webAcl.docsPerIpPerMinute; i++)
+      expect((await getFrom('127.0.0.1', `${url}/openapi.json`)).status).toBe(200);
+    await expectRateLimited(await getFrom('127.0.0.1', `${url}/openapi.json`));
+    // The document's bucket, which every client shares and the first address emptied, refills a token.
+    await new Promise((resolve) => setTimeout(resolve, 1000 / settings.docsThrottlingRateLimit));
+    expect((await getFrom('127.0.0.2', `${url}/openapi.json`)).status).toBe(200);
+  });
+
+  it("lets one address send a few bodies over the service's limit a minute, each the function's 413; then WAF's 429 for them alone", async () => {
+    const apiKey = generateApiKey();
+    const { url } = await start({ apiKey });
+    const create = (bytes: number, from = '127.0.0.1') =>
+      postFrom(from, `${url}/pets`, `{"name":"Rex","categoryId":1}${' '.repeat(bytes - 29)}`, {
+        Authorization: `Bearer ${apiKey}`,
+        'Content-Type': 'application/json',
+      });
+    for (let i = 0; i < capacity.webAcl.oversizeBodiesPerIpPerMinute; i++) {
+      const refused = await create(MAX_BODY_BYTES + 1);
+      expect(refused.status).toBe(413);
+      expect(refused.headers.get('x-request-id')).toBeTruthy();
+    }
+    await expectRateLimited(await create(MAX_BODY_BYTES + 1));
+    // Only those bodies: a pet at the limit from the same address, and a large one from another, are as before.
+    expect((await create(MAX_BODY_BYTES)).status).toBe(201);
+    expect((await create(MAX_BODY_BYTES + 1, '127.0.0.2')).status).toBe(413);
   });
 });
 

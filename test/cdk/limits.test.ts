@@ -15,7 +15,8 @@ import {
   resourcePathPattern,
   UNAUTHORIZED_BODY_KEY,
 } from '../../infra/cdk/constructs/web-acl.ts';
-import { routes } from '#lib/routes.ts';
+import { OPENAPI_DOCUMENT_PATH, PUBLIC_DOCUMENT_METHODS, routes } from '#lib/routes.ts';
+import { MAX_BODY_BYTES } from '#lib/http/json-body.ts';
 import { deprecationHeaders } from '#lib/http/deprecation.ts';
 import { COMMON_RESPONSE_HEADERS } from '#lib/http/response.ts';
 import { getPet } from '#lib/operations/get-pet.ts';
@@ -97,6 +98,7 @@ describe('the web ACL', () => {
       [2, 'per-source-ip', 'PetStore-production-per-source-ip'],
       [3, 'per-api-key', 'PetStore-production-per-api-key'],
       [4, 'docs-per-source-ip', 'PetStore-production-docs-per-source-ip'],
+      [5, 'body-size-per-source-ip', 'PetStore-production-body-size-per-source-ip'],
     ]);
     expect(app.stacks.production.api.webAcl?.ruleMetricNames).toEqual(props.Rules.map((r) => r.VisibilityConfig.MetricName));
     // Metrics, but no sampled requests: a sample would keep the Authorization header.
@@ -194,10 +196,12 @@ describe('the web ACL', () => {
   /** Each pattern in every spelling WAF is to match: as sent, normalised, decoded and normalised. */
   const inEverySpelling = (patterns: string[]) => patterns.flatMap((p) => PATH_SPELLINGS.map((types) => [p, [...types]]));
 
-  it('limits each source IP on the docs routes alone, under both base paths, in every spelling', () => {
+  it('limits each source IP on the docs routes and the OpenAPI document alone, under both base paths, in every spelling', () => {
     const docs = rule('docs-per-source-ip').Statement.RateBasedStatement as Record<string, unknown>;
     expect(docs).toMatchObject({ AggregateKeyType: 'IP', EvaluationWindowSec: 60, Limit: expect.any(Number) });
-    expect(pathMatches(docs.ScopeDownStatement)).toEqual(inEverySpelling([resourcePathPattern(REFERENCE_PAGE_RESOURCES, 'production')]));
+    expect(pathMatches(docs.ScopeDownStatement)).toEqual(
+      inEverySpelling([resourcePathPattern([...REFERENCE_PAGE_RESOURCES, OPENAPI_DOCUMENT_PATH], 'production')]),
+    );
     expect(PATH_SPELLINGS).toEqual([['NONE'], ['NORMALIZE_PATH'], ['URL_DECODE', 'NORMALIZE_PATH']]);
   });
 
@@ -314,6 +318,8 @@ describe('the web ACL', () => {
       if (type === 'NotStatement') return nested([s.Statement]);
       if (type === 'RegexMatchStatement') return 3 + transformations(s);
       if (type === 'IPSetReferenceStatement') return 1;
+      // A size constraint 1, and its transformations (https://docs.aws.amazon.com/waf/latest/developerguide/waf-rule-statement-type-size-constraint-match.html).
+      if (type === 'SizeConstraintStatement') return 1 + transformations(s);
       if (type === 'ByteMatchStatement' && s.PositionalConstraint === 'EXACTLY') return 2 + transformations(s);
       if (type === 'RateBasedStatement') {
         const keys = (s.CustomKeys ?? []) as { Header: Record<string, unknown> }[];
@@ -325,7 +331,56 @@ describe('the web ACL', () => {
     };
     // With every optional part on: load-test sources of both address versions declared.
     const total = aclProps(declared.templates.production).Rules.reduce((sum, r) => sum + wcu(r.Statement), 0);
+    console.log(`web ACL capacity, every optional rule on: ${total} WCUs`);
     expect(total).toBeLessThan(500);
+  });
+
+  it("limits each source IP's bodies over the service's limit, to an operation that takes one, WAF seeing 64 KB of them", () => {
+    const { ScopeDownStatement, ...rate } = rule('body-size-per-source-ip').Statement.RateBasedStatement as Record<string, unknown>;
+    expect(rate).toEqual({ AggregateKeyType: 'IP', Limit: limits.oversizeBodiesPerIpPerMinute, EvaluationWindowSec: 60 });
+    expect(limits.oversizeBodiesPerIpPerMinute).toBe(10);
+    const withBody = operations.filter((o) => 'requestBody' in o);
+    expect(withBody.map((o) => `${o.method} ${o.resource}`)).toEqual(['POST /pets']);
+    expect(pathMatches(ScopeDownStatement)).toEqual(inEverySpelling([resourcePathPattern(['/pets'], 'production')]));
+    expect((ScopeDownStatement as Rule['Statement']).AndStatement?.Statements).toEqual(
+      expect.arrayContaining([
+        {
+          SizeConstraintStatement: {
+            FieldToMatch: { Body: { OversizeHandling: 'MATCH' } },
+            ComparisonOperator: 'GT',
+            Size: MAX_BODY_BYTES,
+            TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+          },
+        },
+      ]),
+    );
+    // WAF sees 64 KB (65,536 bytes) of a body: a larger one is oversize, and MATCH counts it.
+    expect(aclProps().AssociationConfig).toEqual({ RequestBody: { API_GATEWAY: { DefaultSizeInspectionLimit: 'KB_64' } } });
+    expect(MAX_BODY_BYTES).toBe(64 * 1024);
+  });
+
+  it('logs what it blocks to an aws-waf-logs- group, the Authorization header redacted', () => {
+    const [config] = Object.values(resourcesOf(production, 'AWS::WAFv2::LoggingConfiguration'));
+    const [groupId, group] = Object.entries(resourcesOf(production, 'AWS::Logs::LogGroup')).find(([, g]) =>
+      String(g.Properties?.LogGroupName).startsWith('aws-waf-logs-'),
+    ) ?? [''];
+    expect(group?.Properties).toMatchObject({
+      LogGroupName: 'aws-waf-logs-PetStore-production',
+      RetentionInDays: settings.logRetentionDays,
+    });
+    expect(config?.Properties).toMatchObject({
+      ResourceArn: { 'Fn::GetAtt': [expect.any(String), 'Arn'] },
+      RedactedFields: [{ SingleHeader: { Name: 'authorization' } }],
+      LoggingFilter: {
+        DefaultBehavior: 'DROP',
+        Filters: [{ Behavior: 'KEEP', Requirement: 'MEETS_ANY', Conditions: [{ ActionCondition: { Action: 'BLOCK' } }] }],
+      },
+    });
+    // The group's ARN without the `:*` of its Arn attribute.
+    const destination = JSON.stringify(config?.Properties?.LogDestinationConfigs);
+    expect(destination).toContain(':log-group:');
+    expect(destination).toContain(groupId);
+    expect(destination).not.toContain(':*');
   });
 
   it('blocks over a rate rule with a 429 in the Error shape, JSON, with Retry-After of one window', () => {
@@ -424,6 +479,12 @@ describe.each(STAGE_NAMES)('%s function limits', (stage) => {
       ]),
     );
     expect(settings.docsThrottlingRateLimit).toBeLessThan(stageCapacity(settings).apiThrottle.rateLimit);
+    // The OpenAPI document, 30 KB without a key, shares their throttle (a bucket per method).
+    expect(methodSettings).toEqual(
+      expect.arrayContaining(
+        PUBLIC_DOCUMENT_METHODS.map((HttpMethod) => expect.objectContaining({ ResourcePath: '/~1v1~1openapi.json', HttpMethod, ...docs })),
+      ),
+    );
   });
 
   it("throttles every other method by the stage default, each API method's share, which API Gateway applies to each method on its own", () => {

@@ -2,12 +2,21 @@
  * Clients at chosen loopback addresses (127.0.0.2, 127.0.0.3, …), as WAF counts per source address,
  * and an open-loop pace: each request is sent when due, whatever the earlier ones answered.
  */
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type RequestOptions } from 'node:http';
 
 /** GET `url` from `localAddress`. */
 export function getFrom(localAddress: string, url: string, headers: Record<string, string> = {}): Promise<Response> {
+  return requestFrom(localAddress, url, { headers });
+}
+
+/** POST `body` to `url` from `localAddress`. */
+export function postFrom(localAddress: string, url: string, body: string, headers: Record<string, string> = {}): Promise<Response> {
+  return requestFrom(localAddress, url, { method: 'POST', headers }, body);
+}
+
+function requestFrom(localAddress: string, url: string, options: RequestOptions, body?: string): Promise<Response> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { localAddress, headers }, (res) => {
+    const req = httpRequest(url, { ...options, localAddress }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
@@ -17,7 +26,7 @@ export function getFrom(localAddress: string, url: string, headers: Record<strin
       });
     });
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
 }
 

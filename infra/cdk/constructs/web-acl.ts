@@ -1,39 +1,24 @@
 /**
- * The stage's AWS WAF web ACL, in front of API Gateway: what one client may cost everyone else. In
- * priority order (the first rule that blocks ends the evaluation):
- *
- * 1. `keyless`: a request to a pet operation (a method and resource of the route table) whose
- *    Authorization is not a well-formed bearer key gets the service's 401 from WAF, before it takes
- *    a token from the method's bucket or invokes a function. Other paths and methods pass, so the
- *    gateway still answers 404 and 405 first, and the docs, the OpenAPI document and CORS
- *    preflights are untouched. A deprecated operation has a rule of its own,
- *    `keyless-<operationId>`, whose 401 carries the operation's deprecation headers.
- * 2. `per-source-ip`: requests per address, whatever they are.
- * 3. `per-api-key`: requests per key, counted on the Authorization value normalised by the same
- *    text transformations for every spelling the service accepts (lib/http/bearer-auth.ts): the
- *    scheme in any case, one or more spaces.
- * 4. `docs-per-source-ip`: requests per address to the docs routes, whose method throttle is one
- *    bucket all clients share.
- *
- * Addresses a stage declares as a load test's sources (`loadTestSources`) are exempt from rules 2
- * and 3 only: their scope-down statement skips those IP sets. Addresses it blocks (`blockedSources`)
- * get the rate rules' 429 from a first rule, `blocked-sources` (docs/operators.md).
- *
- * The rate rules answer 429 in the service's Error shape with `Retry-After`. WAF's custom response
- * takes precedence over the gateway's WAF_FILTERED response, so that one never answers these.
+ * The stage's AWS WAF web ACL, in front of API Gateway: what one client may cost everyone else. Its
+ * rules, in priority order (the first that blocks ends the evaluation), are described where
+ * operators read them (docs/operators.md, "Limits"); why the edge does what it does, in
+ * docs/scaling.md ("The edge"). Every Block answers in the service's Error shape: WAF's custom
+ * response takes precedence over the gateway's WAF_FILTERED response, so that one never answers.
  */
 import { isIP } from 'node:net';
-import { Fn, Stack, Token } from 'aws-cdk-lib';
+import { ArnFormat, Fn, Stack, Token } from 'aws-cdk-lib';
 import type { CfnStage, Stage } from 'aws-cdk-lib/aws-apigateway';
-import { CfnIPSet, CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
+import type { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { CfnIPSet, CfnLoggingConfiguration, CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { API_KEY_PATTERN } from '#lib/auth/api-keys.ts';
 import { BEARER_CHALLENGE, BEARER_SCHEME } from '#lib/http/bearer-auth.ts';
 import { deprecationHeaders } from '#lib/http/deprecation.ts';
+import { MAX_BODY_BYTES } from '#lib/http/json-body.ts';
 import { COMMON_RESPONSE_HEADERS } from '#lib/http/response.ts';
 import { REFERENCE_PAGE_RESOURCES } from '#lib/openapi/reference-page.ts';
 import { type ApiOperation, operations } from '#lib/operations.ts';
-import { API_BASE_PATH } from '#lib/routes.ts';
+import { API_BASE_PATH, OPENAPI_DOCUMENT_PATH } from '#lib/routes.ts';
 import { WAF_WINDOW_SECONDS } from '../capacity.ts';
 import { pascal } from '../pascal.ts';
 import { errorBody } from './gateway-responses.ts';
@@ -46,6 +31,9 @@ export const RATE_LIMITED_MESSAGE = 'Too many requests from this client. Slow do
 export const EDGE_UNAUTHORIZED_MESSAGE = `Missing or malformed API key: send it as "Authorization: ${BEARER_SCHEME} <API_KEY>", the scheme and the key separated by spaces only.`;
 
 const current = operations.filter((o) => !o.deprecation);
+const withBody = operations.filter((o) => 'requestBody' in o);
+/** The routes anyone may read without a key: the reference page, its assets and the OpenAPI document. */
+const PUBLIC_RESOURCES = [...REFERENCE_PAGE_RESOURCES, OPENAPI_DOCUMENT_PATH];
 const deprecated = operations.flatMap((o) => (o.deprecation ? [{ ...o, deprecation: o.deprecation }] : []));
 
 export interface WebAclProps {
@@ -58,10 +46,14 @@ export interface WebAclProps {
   readonly perIpPerMinute: number;
   /** Requests per minute one source IP may make to the docs routes. */
   readonly docsPerIpPerMinute: number;
+  /** Requests per minute one source IP may make with a body over the service's limit. */
+  readonly oversizeBodiesPerIpPerMinute: number;
   /** CIDR blocks exempt from the per-address and per-key rules (a declared load test's sources). */
   readonly loadTestSources: readonly string[];
   /** CIDR blocks whose every request gets the rate rules' 429 (an operator's block list). */
   readonly blockedSources: readonly string[];
+  /** Where WAF logs the requests it blocks (the group's name starts with `aws-waf-logs-`). */
+  readonly logGroup: LogGroup;
 }
 
 type Statement = CfnWebACL.StatementProperty;
@@ -234,7 +226,26 @@ export class WebAcl extends Construct {
       },
       {
         name: 'docs-per-source-ip',
-        statement: rateBased(props.docsPerIpPerMinute, { scopeDownStatement: underBase(REFERENCE_PAGE_RESOURCES, stageName) }),
+        statement: rateBased(props.docsPerIpPerMinute, { scopeDownStatement: underBase(PUBLIC_RESOURCES, stageName) }),
+        action: rateLimited,
+      },
+      // Bodies over the service's limit, which a function refuses with 413, reach one a few times a minute
+      // per address. WAF sees at most the first 64 KB of a body (associationConfig); past it, MATCH.
+      {
+        name: 'body-size-per-source-ip',
+        statement: rateBased(props.oversizeBodiesPerIpPerMinute, {
+          scopeDownStatement: allOf([
+            petOperation(withBody, stageName),
+            {
+              sizeConstraintStatement: {
+                fieldToMatch: { body: { oversizeHandling: 'MATCH' } },
+                comparisonOperator: 'GT',
+                size: MAX_BODY_BYTES,
+                textTransformations: NO_TRANSFORMATION,
+              },
+            },
+          ]),
+        }),
         action: rateLimited,
       },
     ];
@@ -249,6 +260,7 @@ export class WebAcl extends Construct {
         [UNAUTHORIZED_BODY_KEY]: { contentType: 'APPLICATION_JSON', content: errorBody('unauthorized', EDGE_UNAUTHORIZED_MESSAGE) },
         [RATE_LIMITED_BODY_KEY]: { contentType: 'APPLICATION_JSON', content: errorBody('too_many_requests', RATE_LIMITED_MESSAGE) },
       },
+      associationConfig: { requestBody: { API_GATEWAY: { defaultSizeInspectionLimit: 'KB_64' } } },
       rules: rules.map((rule, priority) => ({
         priority,
         ...rule,
@@ -256,5 +268,21 @@ export class WebAcl extends Construct {
       })),
     });
     new CfnWebACLAssociation(this, 'Association', { resourceArn: props.stage.stageArn, webAclArn: this.webAcl.attrArn });
+    // What WAF blocked, never the key, to the group's ARN without the `:*` its attribute carries.
+    const group = Stack.of(this).formatArn({
+      service: 'logs',
+      resource: 'log-group',
+      resourceName: props.logGroup.logGroupName,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
+    new CfnLoggingConfiguration(this, 'Logging', {
+      resourceArn: this.webAcl.attrArn,
+      logDestinationConfigs: [group],
+      redactedFields: [{ singleHeader: { Name: 'authorization' } }],
+      loggingFilter: {
+        DefaultBehavior: 'DROP',
+        Filters: [{ Behavior: 'KEEP', Requirement: 'MEETS_ANY', Conditions: [{ ActionCondition: { Action: 'BLOCK' } }] }],
+      },
+    });
   }
 }

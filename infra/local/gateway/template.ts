@@ -98,6 +98,8 @@ export type WafStatement =
   | { readonly not: WafStatement }
   /** An IP set's addresses, matched against the request's source IP. */
   | { readonly ipSet: BlockList }
+  /** A body larger than this many bytes. */
+  | { readonly bodyLargerThan: number }
   | {
       readonly byteMatch: InspectedField & {
         readonly constraint: 'EXACTLY' | 'STARTS_WITH' | 'ENDS_WITH' | 'CONTAINS';
@@ -361,17 +363,19 @@ function readStatement(where: string, value: unknown, resources: CfnTemplate['Re
       return { not: readStatement(where, inner.Statement, resources) };
     case 'IPSetReferenceStatement': {
       // An IP set of this template, matched against the source IP (no forwarded-IP header).
-      const [setId] = references(inner.Arn);
-      const set = setId === undefined ? undefined : resources[setId];
+      const set = resources[references(inner.Arn)[0] ?? ''];
       if (set?.Type !== 'AWS::WAFv2::IPSet' || inner.IPSetForwardedIPConfig !== undefined) {
         throw new Error(`${where}: local mode matches the source IP against an IP set of this template only`);
       }
-      const ipSet = new BlockList();
-      for (const cidr of (set.Properties?.Addresses ?? []) as string[]) {
-        const [address = '', prefix] = cidr.split('/');
-        ipSet.addSubnet(address, Number(prefix), set.Properties?.IPAddressVersion === 'IPV6' ? 'ipv6' : 'ipv4');
-      }
+      const [ipSet, type] = [new BlockList(), set.Properties?.IPAddressVersion === 'IPV6' ? ('ipv6' as const) : ('ipv4' as const)];
+      for (const cidr of (set.Properties?.Addresses ?? []) as string[])
+        ipSet.addSubnet(cidr.split('/')[0] ?? '', Number(cidr.split('/')[1]), type);
       return { ipSet };
+    }
+    case 'SizeConstraintStatement': {
+      const field = isRecord(inner.FieldToMatch) ? Object.keys(inner.FieldToMatch).join() : '';
+      if (field !== 'Body' || inner.ComparisonOperator !== 'GT') throw new Error(`${where}: local mode compares a Body's size, GT, only`);
+      return { bodyLargerThan: Number(inner.Size) };
     }
     case 'ByteMatchStatement': {
       const constraint = String(inner.PositionalConstraint);
@@ -392,7 +396,7 @@ function readStatement(where: string, value: unknown, resources: CfnTemplate['Re
     }
     default:
       throw new Error(
-        `${where}: local mode does not evaluate ${type || JSON.stringify(value)} (it evaluates And, Or, Not, IPSetReference, ByteMatch and RegexMatch statements)`,
+        `${where}: local mode does not evaluate ${type || JSON.stringify(value)} (it evaluates And, Or, Not, IPSetReference, SizeConstraint, ByteMatch and RegexMatch statements)`,
       );
   }
 }
