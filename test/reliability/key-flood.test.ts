@@ -43,7 +43,6 @@ beforeAll(async () => {
   ]);
   templates = { before, after };
   store = await testStore();
-  // Counts the functions' calls to the store on their way to it.
   proxy = await startFaultProxy(store.endpoint);
 });
 
@@ -56,15 +55,9 @@ afterAll(async () => {
 async function flood(template: CfnTemplate) {
   let stack: LocalStack | undefined;
   try {
-    stack = await startLocalStack({
-      port: 0,
-      dataDir: ':memory:',
-      apiKey,
-      dynamodbEndpoint: proxy.endpoint,
-      tablePrefix: store.tablePrefix,
-      template,
-      throttling: true,
-    });
+    // The functions reach the store through the proxy, which counts their calls.
+    const onStore = { dynamodbEndpoint: proxy.endpoint, tablePrefix: store.tablePrefix };
+    stack = await startLocalStack({ port: 0, dataDir: ':memory:', apiKey, ...onStore, template, throttling: true });
     const url = `${stack.url}${LISTING}`;
     const keyReads = () => proxy.calls.filter((c) => c.operation === 'GetItem' && c.tableName === stack?.tableNames.apiKeys).length;
     const readsBefore = keyReads();
