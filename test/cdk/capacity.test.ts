@@ -105,7 +105,13 @@ describe('the capacity model', () => {
   it("derives WAF's limits: a key gets one burst plus its share of a minute's rate, an address the same, the docs a share of theirs", () => {
     const { rateLimit: r, burstLimit: b } = apiThrottle(base);
     const perKey = b + Math.ceil(0.1 * 60 * r);
-    expect(stageCapacity(base).webAcl).toEqual({ perKeyPerMinute: perKey, perIpPerMinute: perKey, docsPerIpPerMinute: 30 });
+    expect(stageCapacity(base).webAcl).toEqual({
+      perKeyPerMinute: perKey,
+      perIpPerMinute: perKey,
+      docsPerIpPerMinute: 30,
+      // A body over the service's limit is refused anyway: WAF's floor of them per address.
+      oversizeBodiesPerIpPerMinute: WAF_MINIMUM_LIMIT,
+    });
     expect(stageCapacity({ ...base, clientSharePercent: 25 }).webAcl.perKeyPerMinute).toBe(b + Math.ceil(0.25 * 60 * r));
     // Never below WAF's floor, nor below one load of the reference page: one request a second per method.
     const slow = { ...base, burstSeconds: 1, docsThrottlingRateLimit: 1, docsThrottlingBurstLimit: 1 };
@@ -115,6 +121,7 @@ describe('the capacity model', () => {
       perKeyPerMinute: WAF_MINIMUM_LIMIT,
       perIpPerMinute: WAF_MINIMUM_LIMIT,
       docsPerIpPerMinute: WAF_MINIMUM_LIMIT,
+      oversizeBodiesPerIpPerMinute: WAF_MINIMUM_LIMIT,
     });
     expect(DOCS_PAGE_LOAD_REQUESTS).toBeLessThanOrEqual(WAF_MINIMUM_LIMIT);
   });
