@@ -18,7 +18,7 @@
  * deploy check (infra/cli/deploy.ts) and the docs generator (infra/cli/docs.ts) read the same numbers.
  */
 import { REFERENCE_ASSETS, REFERENCE_PAGE_METHOD, REFERENCE_PAGE_RESOURCES } from '#lib/openapi/reference-page.ts';
-import { routes } from '#lib/routes.ts';
+import { OPENAPI_DOCUMENT_PATH, PUBLIC_DOCUMENT_METHODS, routes } from '#lib/routes.ts';
 
 /** The stage settings the model reads (cdk.json `context.stages.<stage>`; see stages.ts). */
 export interface CapacitySettings {
@@ -45,15 +45,23 @@ export const minimumUnreserved = (quota: number): number => Math.min(MINIMUM_UNR
 
 /** The lowest limit WAF accepts in a rate-based rule. */
 export const WAF_MINIMUM_LIMIT = 10;
-/** The window WAF's rate-based rules count over (the shortest it offers), in seconds. */
+/** The window WAF's rate-based rules count over, in seconds: the shortest of 60, 120, 300, 600, so a client that stops passes soonest. */
 export const WAF_WINDOW_SECONDS = 60;
+
+/** A method admitting this share of its rate r is at its throttle: others get the gateway's 429 (monitoring.ts alarms on it). */
+export const AT_THROTTLE_SHARE = 0.8;
 
 /** The function that serves the reference page and its assets (`PetStore-<stage>-docs`). */
 export const DOCS_FUNCTION = 'docs';
 /** The docs routes' methods, at their own throttle, each invoking the docs function: the one list of them. */
 export const DOCS_METHODS = REFERENCE_PAGE_RESOURCES.map((resource) => ({ method: REFERENCE_PAGE_METHOD, resource }));
-/** The requests one load of the reference page makes to the docs routes: the page and each asset. */
-export const DOCS_PAGE_LOAD_REQUESTS = 1 + Object.keys(REFERENCE_ASSETS).length;
+/** Every method at the docs throttle: the docs routes', and the OpenAPI document's (a mock: it needs no concurrency). */
+export const DOCS_THROTTLED_METHODS = [
+  ...DOCS_METHODS,
+  ...PUBLIC_DOCUMENT_METHODS.map((method) => ({ method: method as string, resource: OPENAPI_DOCUMENT_PATH })),
+];
+/** The requests one load of the reference page makes under the docs rule: the page, each asset and the OpenAPI document. */
+export const DOCS_PAGE_LOAD_REQUESTS = 2 + Object.keys(REFERENCE_ASSETS).length;
 
 /** A token bucket: r requests a second, B at once. */
 export interface Throttle {
@@ -114,6 +122,8 @@ export function stageCapacity(settings: CapacitySettings) {
       perKeyPerMinute: perKey,
       perIpPerMinute: perKey,
       docsPerIpPerMinute: Math.max(WAF_MINIMUM_LIMIT, minute(settings.docsThrottlingRateLimit), DOCS_PAGE_LOAD_REQUESTS),
+      /** A body over the service's limit is always refused: WAF's floor of them, to a function, per address. */
+      oversizeBodiesPerIpPerMinute: WAF_MINIMUM_LIMIT,
     },
     /** C ÷ d: the requests per second the account's concurrency carries at the duration budget. */
     accountRequestsPerSecond: Math.floor(settings.accountConcurrency / (settings.functionDurationMs / 1000)),

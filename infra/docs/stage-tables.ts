@@ -2,6 +2,8 @@
  * The stage tables of the docs: each stage's capacity, inputs and every limit the model derives
  * (docs/scaling.md), and every stage setting with its value per stage (docs/operators.md).
  */
+import { statSync } from 'node:fs';
+import { MAX_BODY_SIZE } from '#lib/http/json-body.ts';
 import { largestDocsResponseBytes } from '#lib/openapi/reference-page.ts';
 import {
   apiThrottle,
@@ -83,6 +85,7 @@ export function stageCapacityTable(): string {
     ),
     row('WAF per source address', (_, c) => `${fmt(c.webAcl.perIpPerMinute)}/min (${perSecond(c.webAcl.perIpPerMinute)} req/s)`),
     row('WAF docs routes per source address', (_, c) => `${fmt(c.webAcl.docsPerIpPerMinute)}/min`),
+    row(`WAF bodies over ${MAX_BODY_SIZE} per source address`, (_, c) => `${fmt(c.webAcl.oversizeBodiesPerIpPerMinute)}/min`),
     row('addresses at the per-address limit that fill one API method, ⌈r × 60 ÷ that limit⌉', (_, c) =>
       fmt(Math.ceil((c.apiThrottle.rateLimit * 60) / c.webAcl.perIpPerMinute)),
     ),
@@ -117,10 +120,12 @@ const DATA_OUT_PER_GB = 0.09;
 /**
  * docs/scaling.md: the most the reference page can send a month at the limits. Its asset route
  * answers at most `docsThrottlingRateLimit` a second, each answer at most the largest asset
- * compressed; the page route's answers are under 1 KiB. One address is held to its WAF limit.
+ * compressed; the page route's answers are under 1 KiB; the OpenAPI document shares their throttle. One
+ * address is held to its WAF limit.
  */
 export function docsEgressTable(): string {
   const largest = largestDocsResponseBytes();
+  const documentBytes = statSync(new URL('../../openapi.json', import.meta.url)).size;
   const stages = defaults();
   const capacities = stages.map(stageCapacity);
   const month = (perSecond: number, bytes: number) => {
@@ -131,6 +136,8 @@ export function docsEgressTable(): string {
     ['largest answer (an asset, gzip)', ...stages.map(() => `${fmt(largest)} bytes`)],
     ['the asset route at its throttle, a month', ...stages.map((s) => month(s.docsThrottlingRateLimit, largest))],
     ['the page route at its throttle, a month', ...stages.map((s) => month(s.docsThrottlingRateLimit, 1024))],
+    // Uncompressed: a client may refuse gzip.
+    ['the OpenAPI document at the docs throttle, a month', ...stages.map((s) => month(s.docsThrottlingRateLimit, documentBytes))],
     [
       'one source address at its WAF limit, a month',
       ...capacities.map((c) => month(c.webAcl.docsPerIpPerMinute / WAF_WINDOW_SECONDS, largest)),
@@ -156,6 +163,8 @@ export const SETTING_EFFECTS: Readonly<Record<string, string>> = {
   reserveConcurrency:
     "reserve each function's need as its reserved concurrency (isolation from the account's other functions); off by default, since Lambda refuses reservations that leave fewer than 100 unreserved (all of a smaller quota), which a new account's quota cannot hold",
   webAcl: "the stage's AWS WAF web ACL with the per-client limits the capacity model derives",
+  loadTestSources:
+    "CIDR blocks a planned load test runs from, exempt from the per-key and per-address WAF rules only; a list in cdk.json or `-c staging.loadTestSources=198.51.100.7/32,2001:db8::/56` ([Declare the load test's sources](#declare-the-load-tests-sources))",
   logRetentionDays:
     'retention of function, access and execution logs (a CloudWatch Logs retention value: 1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, …)',
   apiKeyCacheSeconds: '`API_KEY_CACHE_SECONDS` of the functions: how long a key lookup is cached (capped at 60 by the code)',
@@ -166,6 +175,8 @@ export const SETTING_EFFECTS: Readonly<Record<string, string>> = {
   tracing: 'X-Ray active tracing on the functions and the API stage (cost: docs/performance.md)',
   minimumCompressionSizeBytes:
     "API Gateway compresses (gzip or deflate, as the client's `Accept-Encoding` asks) every response body of at least this many bytes; 0 compresses everything, 0 to 10485760",
+  blockedSources:
+    "CIDR blocks the web ACL answers with its 429 whatever they send: an operator's block list for a flood's sources, a list like `loadTestSources` ([scaling.md](scaling.md#the-edge-made-up-keys))",
   hotfix:
     'production, for one deploy during an incident: the canary ignores its alarms and shifts all traffic at once; command line only, never in cdk.json',
   alarmEmail: "e-mail address subscribed to the stage's alarm topic (creates the topic in staging)",
@@ -184,7 +195,7 @@ export function stageSettingsTable(): string {
   const missing = STAGE_SETTING_KEYS.filter((key) => !(key in SETTING_EFFECTS));
   if (missing.length > 0) throw new Error(`infra/docs/stage-tables.ts: no description for stage setting(s) ${missing.join(', ')}`);
   const stages = (cdkJsonContext()[STAGES_CONTEXT_KEY] ?? {}) as Record<string, Record<string, unknown>>;
-  const value = (v: unknown) => (v === undefined ? '—' : `\`${Array.isArray(v) ? v.join(',') : String(v)}\``);
+  const value = (v: unknown) => (v === undefined ? '—' : `\`${Array.isArray(v) ? v.join(',') || '[]' : String(v)}\``);
   const rows = STAGE_SETTING_KEYS.map((key) => [
     `\`${key}\``,
     ...STAGE_NAMES.map((stage) => value(stages[stage]?.[key])),

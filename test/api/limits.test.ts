@@ -2,18 +2,20 @@
  * The stage's limits end to end, over HTTP through local mode with its limits on: the staging
  * template with low capacity settings, so a client over a rate rule gets WAF's 429 in the Error
  * shape, and calls that outlast the duration budget fill a function's reservation and get the
- * gateway's 503.
+ * gateway's 503. And the staging template at its own settings with a declared load-test source:
+ * that source gets its methods' admission, an undeclared one the per-address rule.
  */
-import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CapacitySettings, stageCapacity } from '../../infra/cdk/capacity.ts';
 import { readStageSettings } from '../../infra/cdk/stages.ts';
 import { routes } from '#lib/routes.ts';
 import { generateApiKey } from '#lib/auth/api-keys.ts';
+import { MAX_BODY_BYTES } from '#lib/http/json-body.ts';
 import { synthesizeStageTemplate } from '../../infra/local/cloud-assembly.ts';
 import type { CfnTemplate } from '../../infra/local/gateway/template.ts';
 import { type LocalStack, startLocalStack } from '../../infra/local/local-stack.ts';
 import type { ProxyHandler } from '../../infra/local/lambda/source-functions.ts';
+import { getFrom, paced, postFrom } from '../support/from-address.ts';
 
 /**
  * Each API method's share 22 = 20 + ⌈20 × 0.1 s⌉ at a burst of one second: r = B = 20; with a 1 % share, a key,
@@ -38,23 +40,6 @@ let template: CfnTemplate;
 beforeAll(async () => {
   template = await synthesizeStageTemplate('staging', CONTEXT);
 });
-
-/** GET from a chosen loopback address (127.0.0.1, 127.0.0.2, …): WAF counts per source address. */
-function getFrom(localAddress: string, url: string, headers: Record<string, string> = {}): Promise<Response> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { localAddress, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const out = new Headers();
-        for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') out.set(name, value);
-        resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 0, headers: out }));
-      });
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 const stacks: LocalStack[] = [];
 afterAll(async () => {
@@ -92,13 +77,84 @@ describe('the web ACL, from the template', () => {
 
   it('gives one source address its limit per minute without any key, then 429', async () => {
     const { url } = await start();
-    // Not the pet operations: a keyless request there is the edge's 401, before any rate rule counts it.
-    const keylessPaths = ['/nowhere', '/openapi.json'];
-    for (let i = 0; i < PER_KEY; i++)
-      expect((await getFrom('127.0.0.1', `${url}${keylessPaths[i % keylessPaths.length]}`)).status).not.toBe(429);
+    // Not the pet operations (a keyless request there is the edge's 401, before any rate rule counts
+    // it), nor the docs rule's routes: unknown paths, on two resources and so two buckets.
+    for (let i = 0; i < PER_KEY; i++) expect((await getFrom('127.0.0.1', `${url}${i % 2 ? '/nowhere' : ''}`)).status).toBe(404);
     await expectRateLimited(await getFrom('127.0.0.1', `${url}/openapi.json`));
     await expectRateLimited(await getFrom('127.0.0.1', `${url}/docs`));
     expect((await getFrom('127.0.0.2', `${url}/openapi.json`)).status).toBe(200);
+  });
+
+  it("counts the OpenAPI document under the docs routes' rule: one address gets it its docs limit a minute, then 429", async () => {
+    const { url } = await start();
+    for (let i = 0; i < capacity.webAcl.docsPerIpPerMinute; i++)
+      expect((await getFrom('127.0.0.1', `${url}/openapi.json`)).status).toBe(200);
+    await expectRateLimited(await getFrom('127.0.0.1', `${url}/openapi.json`));
+    // The document's bucket, which every client shares and the first address emptied, refills a token.
+    await new Promise((resolve) => setTimeout(resolve, 1000 / settings.docsThrottlingRateLimit));
+    expect((await getFrom('127.0.0.2', `${url}/openapi.json`)).status).toBe(200);
+  });
+
+  it("lets one address send a few bodies over the service's limit a minute, each the function's 413; then WAF's 429 for them alone", async () => {
+    const apiKey = generateApiKey();
+    const { url } = await start({ apiKey });
+    const create = (bytes: number, from = '127.0.0.1') =>
+      postFrom(from, `${url}/pets`, `{"name":"Rex","categoryId":1}${' '.repeat(bytes - 29)}`, {
+        Authorization: `Bearer ${apiKey}`,
+        'Content-Type': 'application/json',
+      });
+    for (let i = 0; i < capacity.webAcl.oversizeBodiesPerIpPerMinute; i++) {
+      const refused = await create(MAX_BODY_BYTES + 1);
+      expect(refused.status).toBe(413);
+      expect(refused.headers.get('x-request-id')).toBeTruthy();
+    }
+    await expectRateLimited(await create(MAX_BODY_BYTES + 1));
+    // Only those bodies: a pet at the limit from the same address, and a large one from another, are as before.
+    expect((await create(MAX_BODY_BYTES)).status).toBe(201);
+    expect((await create(MAX_BODY_BYTES + 1, '127.0.0.2')).status).toBe(413);
+  });
+});
+
+describe('a declared load-test source, on the staging template at its own settings', () => {
+  const DECLARED = '127.0.0.2';
+  const model = stageCapacity(readStageSettings('staging', () => undefined));
+  const { rateLimit: r, burstLimit: B } = model.apiThrottle;
+  const perIp = model.webAcl.perIpPerMinute;
+  /** Seconds at r after the burst: past the per-address limit by half again, well inside WAF's minute. */
+  const seconds = Math.ceil((1.5 * (perIp - B)) / r);
+  const total = B + r * seconds;
+
+  /** B requests at once, then r a second: what was admitted, and WAF's 429s. */
+  async function atTheModelsRate(from: string, url: string, apiKey: string) {
+    const outcomes = await paced(total, r, () => getFrom(from, url, { Authorization: `Bearer ${apiKey}` }), { burst: B });
+    return { admitted: outcomes.filter((o) => typeof o === 'number').length, waf: outcomes.filter((o) => o === 'waf-429').length };
+  }
+
+  it("reaches 90 % of a method's admission past its burst, while an undeclared source is held to the per-address rule", async () => {
+    const staging = await synthesizeStageTemplate('staging', { 'staging.loadTestSources': `${DECLARED}/32` });
+    // The functions answer at once: what is measured is the edge and the buckets, on a busy machine too.
+    const ok: ProxyHandler = async () => ({ statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: '[]' });
+    const stack = await startLocalStack({
+      port: 0,
+      dataDir: ':memory:',
+      template: staging,
+      throttling: true,
+      handlers: { 'list-pets': ok, 'get-pet': ok },
+    });
+    stacks.push(stack);
+    // Two methods, two buckets: the two sources run at once without sharing one.
+    const [declared, undeclared] = await Promise.all([
+      atTheModelsRate(DECLARED, `${stack.url}/pets`, generateApiKey()),
+      atTheModelsRate('127.0.0.3', `${stack.url}/pets/1`, generateApiKey()),
+    ]);
+    console.log(
+      `declared ${DECLARED}: ${declared.admitted} of ${total} admitted (${((declared.admitted - B) / seconds).toFixed(1)} req/s past the burst ${B}, r = ${r}); ` +
+        `undeclared: ${undeclared.admitted} admitted, ${undeclared.waf} WAF 429s (per-address limit ${perIp}/min)`,
+    );
+    expect(declared.waf).toBe(0);
+    expect(declared.admitted).toBeGreaterThanOrEqual(0.9 * total);
+    expect(undeclared.admitted).toBeLessThanOrEqual(perIp);
+    expect(undeclared.waf).toBeGreaterThanOrEqual(total - perIp);
   });
 });
 

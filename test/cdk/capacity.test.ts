@@ -13,7 +13,6 @@ import {
   DOCS_PAGE_LOAD_REQUESTS,
   MINIMUM_UNRESERVED_CONCURRENCY,
   WAF_MINIMUM_LIMIT,
-  WAF_WINDOW_SECONDS,
   apiThrottle,
   capacityProblems,
   comparedWith,
@@ -23,7 +22,6 @@ import {
   minimumUnreserved,
   stageCapacity,
 } from '../../infra/cdk/capacity.ts';
-import { WEB_ACL_WINDOW_SECONDS } from '../../infra/cdk/constructs/web-acl.ts';
 import { STAGE_NAMES, readStageSettings } from '../../infra/cdk/stages.ts';
 
 const base: CapacitySettings = {
@@ -105,10 +103,15 @@ describe('the capacity model', () => {
   });
 
   it("derives WAF's limits: a key gets one burst plus its share of a minute's rate, an address the same, the docs a share of theirs", () => {
-    expect(WAF_WINDOW_SECONDS).toBe(WEB_ACL_WINDOW_SECONDS);
     const { rateLimit: r, burstLimit: b } = apiThrottle(base);
     const perKey = b + Math.ceil(0.1 * 60 * r);
-    expect(stageCapacity(base).webAcl).toEqual({ perKeyPerMinute: perKey, perIpPerMinute: perKey, docsPerIpPerMinute: 30 });
+    expect(stageCapacity(base).webAcl).toEqual({
+      perKeyPerMinute: perKey,
+      perIpPerMinute: perKey,
+      docsPerIpPerMinute: 30,
+      // A body over the service's limit is refused anyway: WAF's floor of them per address.
+      oversizeBodiesPerIpPerMinute: WAF_MINIMUM_LIMIT,
+    });
     expect(stageCapacity({ ...base, clientSharePercent: 25 }).webAcl.perKeyPerMinute).toBe(b + Math.ceil(0.25 * 60 * r));
     // Never below WAF's floor, nor below one load of the reference page: one request a second per method.
     const slow = { ...base, burstSeconds: 1, docsThrottlingRateLimit: 1, docsThrottlingBurstLimit: 1 };
@@ -118,6 +121,7 @@ describe('the capacity model', () => {
       perKeyPerMinute: WAF_MINIMUM_LIMIT,
       perIpPerMinute: WAF_MINIMUM_LIMIT,
       docsPerIpPerMinute: WAF_MINIMUM_LIMIT,
+      oversizeBodiesPerIpPerMinute: WAF_MINIMUM_LIMIT,
     });
     expect(DOCS_PAGE_LOAD_REQUESTS).toBeLessThanOrEqual(WAF_MINIMUM_LIMIT);
   });

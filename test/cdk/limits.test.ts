@@ -14,15 +14,15 @@ import {
   RATE_LIMITED_BODY_KEY,
   resourcePathPattern,
   UNAUTHORIZED_BODY_KEY,
-  WEB_ACL_WINDOW_SECONDS,
 } from '../../infra/cdk/constructs/web-acl.ts';
-import { routes } from '#lib/routes.ts';
+import { OPENAPI_DOCUMENT_PATH, PUBLIC_DOCUMENT_METHODS, routes } from '#lib/routes.ts';
+import { MAX_BODY_BYTES } from '#lib/http/json-body.ts';
 import { deprecationHeaders } from '#lib/http/deprecation.ts';
 import { COMMON_RESPONSE_HEADERS } from '#lib/http/response.ts';
 import { getPet } from '#lib/operations/get-pet.ts';
 import { operations } from '#lib/operations.ts';
 import { REFERENCE_PAGE_RESOURCES } from '#lib/openapi/reference-page.ts';
-import { fmt, minimumApiConcurrency, stageCapacity } from '../../infra/cdk/capacity.ts';
+import { AT_THROTTLE_SHARE, fmt, minimumApiConcurrency, stageCapacity, WAF_WINDOW_SECONDS } from '../../infra/cdk/capacity.ts';
 import { buildApp } from '../../infra/cdk/app.ts';
 import { cdkJsonContext, readStageSettings, STAGE_NAMES, type StageName } from '../../infra/cdk/stages.ts';
 import { logicalId, resourcesOf, synth } from './synth.ts';
@@ -31,9 +31,14 @@ const app = synth();
 /** What every answer carries, the web ACL's included. */
 const common = Object.entries(COMMON_RESPONSE_HEADERS).map(([Name, Value]) => ({ Name, Value }));
 const reserving = synth({ context: { 'staging.reserveConcurrency': 'true', 'production.reserveConcurrency': 'true' } });
+/** Production with load-test sources of both address versions declared, and a blocked range. */
+const declared = synth({
+  context: { 'production.loadTestSources': '198.51.100.7/32, 203.0.113.0/24,2001:db8::/56', 'production.blockedSources': '192.0.2.0/24' },
+});
 afterAll(() => {
   app.cleanup();
   reserving.cleanup();
+  declared.cleanup();
 });
 
 describe('the web ACL', () => {
@@ -70,8 +75,8 @@ describe('the web ACL', () => {
     };
     VisibilityConfig: { MetricName: string; SampledRequestsEnabled: boolean };
   };
-  const aclProps = () => {
-    const [acl] = Object.values(resourcesOf(production, 'AWS::WAFv2::WebACL'));
+  const aclProps = (template = production) => {
+    const [acl] = Object.values(resourcesOf(template, 'AWS::WAFv2::WebACL'));
     return acl?.Properties as Record<string, unknown> & {
       Rules: Rule[];
       CustomResponseBodies: Record<string, { ContentType: string; Content: string }>;
@@ -93,6 +98,7 @@ describe('the web ACL', () => {
       [2, 'per-source-ip', 'PetStore-production-per-source-ip'],
       [3, 'per-api-key', 'PetStore-production-per-api-key'],
       [4, 'docs-per-source-ip', 'PetStore-production-docs-per-source-ip'],
+      [5, 'body-size-per-source-ip', 'PetStore-production-body-size-per-source-ip'],
     ]);
     expect(app.stacks.production.api.webAcl?.ruleMetricNames).toEqual(props.Rules.map((r) => r.VisibilityConfig.MetricName));
     // Metrics, but no sampled requests: a sample would keep the Authorization header.
@@ -123,6 +129,63 @@ describe('the web ACL', () => {
     });
   });
 
+  it('exempts declared load-test sources, an IP set per address version, from the per-address and per-key rules only; none by default', () => {
+    for (const stage of STAGE_NAMES) app.templates[stage].resourceCountIs('AWS::WAFv2::IPSet', 0);
+    const template = declared.templates.production;
+    const sets = Object.entries(resourcesOf(template, 'AWS::WAFv2::IPSet'));
+    const reference = (name: string) => sets.filter(([, s]) => String(s.Properties?.Name).includes(name));
+    expect(reference('load-test-sources').map(([, s]) => s.Properties)).toEqual([
+      expect.objectContaining({ Scope: 'REGIONAL', IPAddressVersion: 'IPV4', Addresses: ['198.51.100.7/32', '203.0.113.0/24'] }),
+      expect.objectContaining({ Scope: 'REGIONAL', IPAddressVersion: 'IPV6', Addresses: ['2001:db8::/56'] }),
+    ]);
+    const refs = (name: string) => reference(name).map(([id]) => ({ IPSetReferenceStatement: { Arn: { 'Fn::GetAtt': [id, 'Arn'] } } }));
+    const exempt = { NotStatement: { Statement: { OrStatement: { Statements: refs('load-test-sources') } } } };
+    const rules = aclProps(template).Rules;
+    for (const r of rules.filter((r) => r.Name !== 'blocked-sources')) {
+      const scopeDown = r.Statement.RateBasedStatement?.ScopeDownStatement;
+      // Only the two per-client rules; the keyless rules, the docs rule and the gateway's throttles stay.
+      if (r.Name === 'per-source-ip' || r.Name === 'per-api-key') expect(scopeDown).toEqual(exempt);
+      else expect(JSON.stringify(r)).not.toContain('IPSetReferenceStatement');
+    }
+    // The rest of the web ACL is as without the declaration.
+    expect(rules.slice(1).map((r) => r.Name)).toEqual(aclProps().Rules.map((r) => r.Name));
+  });
+
+  it("answers every request from a blocked source with the rate rules' 429, in a first rule; none by default", () => {
+    expect(aclProps().Rules.map((r) => r.Name)).not.toContain('blocked-sources');
+    const template = declared.templates.production;
+    const [first] = aclProps(template).Rules;
+    const [id] =
+      Object.entries(resourcesOf(template, 'AWS::WAFv2::IPSet')).find(([, s]) => String(s.Properties?.Name).includes('blocked')) ?? [];
+    expect(first).toMatchObject({
+      Name: 'blocked-sources',
+      Priority: 0,
+      Statement: { IPSetReferenceStatement: { Arn: { 'Fn::GetAtt': [id, 'Arn'] } } },
+      Action: { Block: { CustomResponse: { ResponseCode: 429, CustomResponseBodyKey: RATE_LIMITED_BODY_KEY } } },
+    });
+    expect(resourcesOf(template, 'AWS::WAFv2::IPSet')[id ?? '']?.Properties).toMatchObject({
+      IPAddressVersion: 'IPV4',
+      Addresses: ['192.0.2.0/24'],
+    });
+  });
+
+  it("alarms when a route function runs at 80 % of its methods' rate for 3 of 5 minutes: their buckets are empty", () => {
+    const { rateLimit } = stageCapacity(settings).apiThrottle;
+    for (const route of routes) {
+      production.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        AlarmName: `PetStore-production-${route.functionId}-at-throttle`,
+        MetricName: 'Invocations',
+        Namespace: 'AWS/Lambda',
+        Statistic: 'Sum',
+        Period: 60,
+        Threshold: Math.ceil(AT_THROTTLE_SHARE * 60 * rateLimit),
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        EvaluationPeriods: 5,
+        DatapointsToAlarm: 3,
+      });
+    }
+  });
+
   /** The path regex and the transformations of each statement on the URI path in `statement`. */
   const pathMatches = (statement: unknown) =>
     [
@@ -133,10 +196,12 @@ describe('the web ACL', () => {
   /** Each pattern in every spelling WAF is to match: as sent, normalised, decoded and normalised. */
   const inEverySpelling = (patterns: string[]) => patterns.flatMap((p) => PATH_SPELLINGS.map((types) => [p, [...types]]));
 
-  it('limits each source IP on the docs routes alone, under both base paths, in every spelling', () => {
+  it('limits each source IP on the docs routes and the OpenAPI document alone, under both base paths, in every spelling', () => {
     const docs = rule('docs-per-source-ip').Statement.RateBasedStatement as Record<string, unknown>;
     expect(docs).toMatchObject({ AggregateKeyType: 'IP', EvaluationWindowSec: 60, Limit: expect.any(Number) });
-    expect(pathMatches(docs.ScopeDownStatement)).toEqual(inEverySpelling([resourcePathPattern(REFERENCE_PAGE_RESOURCES, 'production')]));
+    expect(pathMatches(docs.ScopeDownStatement)).toEqual(
+      inEverySpelling([resourcePathPattern([...REFERENCE_PAGE_RESOURCES, OPENAPI_DOCUMENT_PATH], 'production')]),
+    );
     expect(PATH_SPELLINGS).toEqual([['NONE'], ['NORMALIZE_PATH'], ['URL_DECODE', 'NORMALIZE_PATH']]);
   });
 
@@ -243,7 +308,8 @@ describe('the web ACL', () => {
   it("stays far below the web ACL's capacity: 1,500 WCUs in the base price, by AWS's cost of each statement", () => {
     // Regex match 3, string match EXACTLY 2, each text transformation 10 (NONE counted too, to be
     // safe), a rate-based rule 2 plus 30 per custom key plus its scope-down; logical statements add
-    // their statements' (https://docs.aws.amazon.com/waf/latest/developerguide/aws-waf-capacity-units.html).
+    // their statements' (https://docs.aws.amazon.com/waf/latest/developerguide/aws-waf-capacity-units.html);
+    // an IP set reference 1 (https://docs.aws.amazon.com/waf/latest/developerguide/waf-rule-statement-type-ipset-match.html).
     const transformations = (s: Record<string, unknown>) => 10 * ((s.TextTransformations as unknown[] | undefined)?.length ?? 0);
     const wcu = (statement: Record<string, Record<string, unknown>>): number => {
       const [[type, s]] = Object.entries(statement) as [[string, Record<string, unknown>]];
@@ -251,6 +317,9 @@ describe('the web ACL', () => {
       if (type === 'AndStatement' || type === 'OrStatement') return nested(s.Statements);
       if (type === 'NotStatement') return nested([s.Statement]);
       if (type === 'RegexMatchStatement') return 3 + transformations(s);
+      if (type === 'IPSetReferenceStatement') return 1;
+      // A size constraint 1, and its transformations (https://docs.aws.amazon.com/waf/latest/developerguide/waf-rule-statement-type-size-constraint-match.html).
+      if (type === 'SizeConstraintStatement') return 1 + transformations(s);
       if (type === 'ByteMatchStatement' && s.PositionalConstraint === 'EXACTLY') return 2 + transformations(s);
       if (type === 'RateBasedStatement') {
         const keys = (s.CustomKeys ?? []) as { Header: Record<string, unknown> }[];
@@ -260,8 +329,58 @@ describe('the web ACL', () => {
       }
       throw new Error(`no WCU rule for ${type}`);
     };
-    const total = aclProps().Rules.reduce((sum, r) => sum + wcu(r.Statement), 0);
+    // With every optional part on: load-test sources of both address versions declared.
+    const total = aclProps(declared.templates.production).Rules.reduce((sum, r) => sum + wcu(r.Statement), 0);
+    console.log(`web ACL capacity, every optional rule on: ${total} WCUs`);
     expect(total).toBeLessThan(500);
+  });
+
+  it("limits each source IP's bodies over the service's limit, to an operation that takes one, WAF seeing 64 KB of them", () => {
+    const { ScopeDownStatement, ...rate } = rule('body-size-per-source-ip').Statement.RateBasedStatement as Record<string, unknown>;
+    expect(rate).toEqual({ AggregateKeyType: 'IP', Limit: limits.oversizeBodiesPerIpPerMinute, EvaluationWindowSec: 60 });
+    expect(limits.oversizeBodiesPerIpPerMinute).toBe(10);
+    const withBody = operations.filter((o) => 'requestBody' in o);
+    expect(withBody.map((o) => `${o.method} ${o.resource}`)).toEqual(['POST /pets']);
+    expect(pathMatches(ScopeDownStatement)).toEqual(inEverySpelling([resourcePathPattern(['/pets'], 'production')]));
+    expect((ScopeDownStatement as Rule['Statement']).AndStatement?.Statements).toEqual(
+      expect.arrayContaining([
+        {
+          SizeConstraintStatement: {
+            FieldToMatch: { Body: { OversizeHandling: 'MATCH' } },
+            ComparisonOperator: 'GT',
+            Size: MAX_BODY_BYTES,
+            TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+          },
+        },
+      ]),
+    );
+    // WAF sees 64 KB (65,536 bytes) of a body: a larger one is oversize, and MATCH counts it.
+    expect(aclProps().AssociationConfig).toEqual({ RequestBody: { API_GATEWAY: { DefaultSizeInspectionLimit: 'KB_64' } } });
+    expect(MAX_BODY_BYTES).toBe(64 * 1024);
+  });
+
+  it('logs what it blocks to an aws-waf-logs- group, the Authorization header redacted', () => {
+    const [config] = Object.values(resourcesOf(production, 'AWS::WAFv2::LoggingConfiguration'));
+    const [groupId, group] = Object.entries(resourcesOf(production, 'AWS::Logs::LogGroup')).find(([, g]) =>
+      String(g.Properties?.LogGroupName).startsWith('aws-waf-logs-'),
+    ) ?? [''];
+    expect(group?.Properties).toMatchObject({
+      LogGroupName: 'aws-waf-logs-PetStore-production',
+      RetentionInDays: settings.logRetentionDays,
+    });
+    expect(config?.Properties).toMatchObject({
+      ResourceArn: { 'Fn::GetAtt': [expect.any(String), 'Arn'] },
+      RedactedFields: [{ SingleHeader: { Name: 'authorization' } }],
+      LoggingFilter: {
+        DefaultBehavior: 'DROP',
+        Filters: [{ Behavior: 'KEEP', Requirement: 'MEETS_ANY', Conditions: [{ ActionCondition: { Action: 'BLOCK' } }] }],
+      },
+    });
+    // The group's ARN without the `:*` of its Arn attribute.
+    const destination = JSON.stringify(config?.Properties?.LogDestinationConfigs);
+    expect(destination).toContain(':log-group:');
+    expect(destination).toContain(groupId);
+    expect(destination).not.toContain(':*');
   });
 
   it('blocks over a rate rule with a 429 in the Error shape, JSON, with Retry-After of one window', () => {
@@ -275,7 +394,7 @@ describe('the web ACL', () => {
             ResponseCode: 429,
             CustomResponseBodyKey: RATE_LIMITED_BODY_KEY,
             ResponseHeaders: expect.arrayContaining([
-              { Name: 'Retry-After', Value: String(WEB_ACL_WINDOW_SECONDS) },
+              { Name: 'Retry-After', Value: String(WAF_WINDOW_SECONDS) },
               { Name: 'Cache-Control', Value: 'no-store' },
             ]),
           },
@@ -360,6 +479,12 @@ describe.each(STAGE_NAMES)('%s function limits', (stage) => {
       ]),
     );
     expect(settings.docsThrottlingRateLimit).toBeLessThan(stageCapacity(settings).apiThrottle.rateLimit);
+    // The OpenAPI document, 30 KB without a key, shares their throttle (a bucket per method).
+    expect(methodSettings).toEqual(
+      expect.arrayContaining(
+        PUBLIC_DOCUMENT_METHODS.map((HttpMethod) => expect.objectContaining({ ResourcePath: '/~1v1~1openapi.json', HttpMethod, ...docs })),
+      ),
+    );
   });
 
   it("throttles every other method by the stage default, each API method's share, which API Gateway applies to each method on its own", () => {

@@ -162,9 +162,9 @@ describe.each(STAGE_NAMES)('%s alarms', (stage) => {
   });
 
   it('has the expected number of alarms', () => {
-    // The canary's four per function in production only.
+    // The canary's four per function in production only; each route function's at-throttle.
     const canary = stage === 'production' ? 4 * functionIds.length : 0;
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 2 + 2 * (functionIds.length + 1) + allTables.length + canary);
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 2 + 2 * (functionIds.length + 1) + functionIds.length + allTables.length + canary);
   });
 });
 

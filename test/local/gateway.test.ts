@@ -27,7 +27,7 @@ import {
 import { MethodThrottle } from '../../infra/local/gateway/throttle.ts';
 import { LocalWebAcl, matches } from '../../infra/local/gateway/web-acl.ts';
 import { renderTemplate } from '../../infra/local/gateway/velocity.ts';
-import { EDGE_UNAUTHORIZED_MESSAGE, WEB_ACL_RULES } from '../../infra/cdk/constructs/web-acl.ts';
+import { EDGE_UNAUTHORIZED_MESSAGE } from '../../infra/cdk/constructs/web-acl.ts';
 import { startLocalApi } from '../../infra/local/api-server.ts';
 import { generateApiKey } from '#lib/auth/api-keys.ts';
 import { deprecationHeaders } from '#lib/http/deprecation.ts';
@@ -36,7 +36,7 @@ import { getPet } from '#lib/operations/get-pet.ts';
 import { openApiMappingTemplate } from '#lib/openapi/serve.ts';
 import { functionIds } from '#lib/operations.ts';
 import { API_BASE_PATH, allowedMethods, resources, routes } from '#lib/routes.ts';
-import { DOCS_METHODS, stageCapacity } from '../../infra/cdk/capacity.ts';
+import { DOCS_THROTTLED_METHODS, stageCapacity } from '../../infra/cdk/capacity.ts';
 import { readStageSettings } from '../../infra/cdk/stages.ts';
 
 let definition: RestApiDefinition;
@@ -85,7 +85,7 @@ describe('the template', () => {
     const docs = { rateLimit: settings.docsThrottlingRateLimit, burstLimit: settings.docsThrottlingBurstLimit };
     expect(definition.throttling).toEqual([
       { resourcePath: '/*', httpMethod: '*', ...stageCapacity(settings).apiThrottle },
-      ...DOCS_METHODS.map((m) => ({
+      ...DOCS_THROTTLED_METHODS.map((m) => ({
         resourcePath: `/${(API_BASE_PATH + m.resource).replaceAll('/', '~1')}`,
         httpMethod: m.method,
         ...docs,
@@ -332,7 +332,14 @@ describe("a web ACL's rules, from the template", () => {
   };
 
   it('reads the rules in priority order: the keyless 401s, per source IP, per API key (normalised), docs per source IP', () => {
-    expect(rules().map((r) => r.name)).toEqual([...WEB_ACL_RULES]);
+    expect(rules().map((r) => r.name)).toEqual([
+      'keyless',
+      'keyless-getPet',
+      'per-source-ip',
+      'per-api-key',
+      'docs-per-source-ip',
+      'body-size-per-source-ip',
+    ]);
     expect(rules().slice(0, 2)).toMatchObject([{ match: expect.any(Object) }, { match: expect.any(Object) }]);
     // The template's limits are the model's: one key's share, and an address as one client.
     const derived = (name: string) => synthesized.webAcl?.rules.find((r) => r.name === name);
@@ -469,7 +476,7 @@ describe("a web ACL's rules, from the template", () => {
     expect((await call(api, 'GET', '/nowhere')).json).toMatchObject({ code: 'too_many_requests' });
   });
 
-  it('limits one address on the docs routes alone, whose bucket every client shares; others still get them', async () => {
+  it('limits one address on the docs routes and the OpenAPI document alone, whose buckets every client shares; others still get them', async () => {
     const api = new LocalRestApi(overrideLimits(withAcl, { 'docs-per-source-ip': 3 }), echo, {
       throttling: true,
       maxBodyBytes: GATEWAY_MAX_BODY_BYTES,
@@ -478,11 +485,12 @@ describe("a web ACL's rules, from the template", () => {
       const request = { ...head('GET', path), sourceIp };
       return api.answer(api.route(request), request, Buffer.alloc(0));
     };
-    for (const path of ['/v1/docs', '/v1/docs/a.css', '/v1/docs/']) expect((await from('10.0.0.1', path)).statusCode).toBe(200);
+    for (const path of ['/v1/docs', '/v1/openapi.json', '/v1/docs/']) expect((await from('10.0.0.1', path)).statusCode).toBe(200);
     expect((await from('10.0.0.1', '/v1/docs/b.js')).statusCode).toBe(429);
+    expect((await from('10.0.0.1', '/v1/openapi.json')).statusCode).toBe(429);
     expect((await from('10.0.0.2', '/v1/docs')).statusCode).toBe(200);
-    // Not the other routes: the OpenAPI document is not counted by the docs rule.
-    expect((await from('10.0.0.1', '/v1/openapi.json')).statusCode).toBe(200);
+    // Not the other routes: an unknown path is the gateway's 404.
+    expect((await from('10.0.0.1', '/v1/nothing')).statusCode).toBe(404);
   });
 
   it('counts over a sliding window: a blocked client passes again once its recent rate falls below the limit', () => {

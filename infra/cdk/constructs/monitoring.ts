@@ -42,6 +42,8 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { mapValues } from '#lib/map-values.ts';
+import { routes } from '#lib/routes.ts';
+import { AT_THROTTLE_SHARE, stageCapacity } from '../capacity.ts';
 import type { StageSettings } from '../stages.ts';
 import type { ServiceTable } from './data-tables.ts';
 import { pascal } from '../pascal.ts';
@@ -137,6 +139,8 @@ export class Monitoring extends Construct {
   readonly apiLatencyP99: Alarm;
   readonly functionErrors: Readonly<Record<string, Alarm>>;
   readonly functionThrottles: Readonly<Record<string, Alarm>>;
+  /** Each route function invoked at its methods' rate: their buckets are empty, clients beyond them get 429. */
+  readonly functionsAtThrottle: Readonly<Record<string, Alarm>>;
   readonly tableThrottles: Readonly<Record<string, Alarm>>;
   /** Production: the alarms each deployment group watches, by function name. */
   readonly canaryAlarms: Readonly<Record<string, CanaryAlarms>>;
@@ -191,6 +195,24 @@ export class Monitoring extends Construct {
     }
     this.functionErrors = errors;
     this.functionThrottles = throttles;
+    const { rateLimit } = stageCapacity(settings).apiThrottle;
+    const atThrottle = Object.entries(props.functions).map(([name, fn]) => {
+      const perMinute = Math.ceil(AT_THROTTLE_SHARE * 60 * rateLimit * routes.filter((r) => r.functionId === name).length);
+      const alarm = new Alarm(this, `${pascal(name)}AtThrottle`, {
+        alarmName: `${prefix}-${name}-at-throttle`,
+        alarmDescription:
+          `${name} was invoked ${perMinute} times a minute or more (${AT_THROTTLE_SHARE * 100} % of its methods' rate) in 3 of 5 minutes: ` +
+          "clients beyond it get the gateway's 429. More demand than the model, or a flood of made-up keys (docs/scaling.md).",
+        metric: fn.metricInvocations({ period: PERIOD, statistic: Stats.SUM }),
+        threshold: perMinute,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 5,
+        datapointsToAlarm: 3,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      });
+      return [name, alarm] as const;
+    });
+    this.functionsAtThrottle = Object.fromEntries(atThrottle);
 
     const tableThrottles: Record<string, Alarm> = {};
     for (const { definition, table } of props.tables) {
@@ -242,6 +264,7 @@ export class Monitoring extends Construct {
       this.apiLatencyP99,
       ...Object.values(this.functionErrors),
       ...Object.values(this.functionThrottles),
+      ...Object.values(this.functionsAtThrottle),
       ...Object.values(this.tableThrottles),
       ...Object.values(this.canaryAlarms).flatMap((alarms) => Object.values(alarms)),
     ];

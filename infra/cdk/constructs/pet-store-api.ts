@@ -28,7 +28,7 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { LogGroup, LogGroupClass, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
@@ -47,7 +47,7 @@ import {
   type Route,
   routes,
 } from '#lib/routes.ts';
-import { DOCS_METHODS, stageCapacity } from '../capacity.ts';
+import { DOCS_THROTTLED_METHODS, stageCapacity } from '../capacity.ts';
 import type { StageSettings } from '../stages.ts';
 import { GATEWAY_RESPONSES, type GatewayError, NOT_FOUND_BODY, errorBody, methodNotAllowedBody } from './gateway-responses.ts';
 import { pascal } from '../pascal.ts';
@@ -151,10 +151,10 @@ export class PetStoreApi extends Construct {
         dataTraceEnabled: false,
         accessLogDestination: new LogGroupLogDestination(this.accessLogGroup),
         accessLogFormat: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
-        // The docs routes answer large assets without a key: their own low throttle. A method
-        // setting replaces the stage's for that method, so it repeats the logging settings.
+        // The docs routes and the OpenAPI document answer large bodies without a key: the docs'
+        // own low throttle. A method setting replaces the stage's, so it repeats the logging settings.
         methodOptions: Object.fromEntries(
-          DOCS_METHODS.map(({ method, resource }) => [
+          DOCS_THROTTLED_METHODS.map(({ method, resource }) => [
             `/${base}${resource}/${method}`,
             {
               throttlingRateLimit: settings.docsThrottlingRateLimit,
@@ -215,6 +215,15 @@ export class PetStoreApi extends Construct {
         stage: this.api.deploymentStage,
         baseUrl: this.baseUrl,
         ...capacity.webAcl,
+        loadTestSources: settings.loadTestSources,
+        blockedSources: settings.blockedSources,
+        // Only what WAF blocked is logged (web-acl.ts).
+        logGroup: serviceLogGroup(this, 'WafLogs', {
+          baseName: `aws-waf-logs-${stackName}`,
+          logGroupClass: LogGroupClass.STANDARD,
+          retention: props.logRetention,
+          removalPolicy: props.logRemovalPolicy,
+        }),
       });
     }
 

@@ -1,41 +1,27 @@
 /**
- * The stage's AWS WAF web ACL, in front of API Gateway: what one client may cost everyone else. In
- * priority order (the first rule that blocks ends the evaluation):
- *
- * 1. `keyless`: a request to a pet operation (a method and resource of the route table) whose
- *    Authorization is not a well-formed bearer key gets the service's 401 from WAF, before it takes
- *    a token from the method's bucket or invokes a function. Other paths and methods pass, so the
- *    gateway still answers 404 and 405 first, and the docs, the OpenAPI document and CORS
- *    preflights are untouched. A deprecated operation has a rule of its own,
- *    `keyless-<operationId>`, whose 401 carries the operation's deprecation headers.
- * 2. `per-source-ip`: requests per address, whatever they are.
- * 3. `per-api-key`: requests per key, counted on the Authorization value normalised by the same
- *    text transformations for every spelling the service accepts (lib/http/bearer-auth.ts): the
- *    scheme in any case, one or more spaces.
- * 4. `docs-per-source-ip`: requests per address to the docs routes, whose method throttle is one
- *    bucket all clients share.
- *
- * The rate rules answer 429 in the service's Error shape with `Retry-After`. WAF's custom response
- * takes precedence over the gateway's WAF_FILTERED response, so that one never answers these.
+ * The stage's AWS WAF web ACL, in front of API Gateway: what one client may cost everyone else. Its
+ * rules, in priority order (the first that blocks ends the evaluation), are described where
+ * operators read them (docs/operators.md, "Limits"); why the edge does what it does, in
+ * docs/scaling.md ("The edge"). Every Block answers in the service's Error shape: WAF's custom
+ * response takes precedence over the gateway's WAF_FILTERED response, so that one never answers.
  */
-import { Fn, Stack, Token } from 'aws-cdk-lib';
+import { isIP } from 'node:net';
+import { ArnFormat, Fn, Stack, Token } from 'aws-cdk-lib';
 import type { CfnStage, Stage } from 'aws-cdk-lib/aws-apigateway';
-import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
+import type { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { CfnIPSet, CfnLoggingConfiguration, CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { API_KEY_PATTERN } from '#lib/auth/api-keys.ts';
 import { BEARER_CHALLENGE, BEARER_SCHEME } from '#lib/http/bearer-auth.ts';
 import { deprecationHeaders } from '#lib/http/deprecation.ts';
+import { MAX_BODY_BYTES } from '#lib/http/json-body.ts';
 import { COMMON_RESPONSE_HEADERS } from '#lib/http/response.ts';
 import { REFERENCE_PAGE_RESOURCES } from '#lib/openapi/reference-page.ts';
 import { type ApiOperation, operations } from '#lib/operations.ts';
-import { API_BASE_PATH } from '#lib/routes.ts';
+import { API_BASE_PATH, OPENAPI_DOCUMENT_PATH } from '#lib/routes.ts';
+import { WAF_WINDOW_SECONDS } from '../capacity.ts';
+import { pascal } from '../pascal.ts';
 import { errorBody } from './gateway-responses.ts';
-
-/**
- * WAF counts each rule's requests over this many seconds (60, 120, 300 or 600): the shortest, so
- * the limits are per minute and a client that stops is let through again soonest.
- */
-export const WEB_ACL_WINDOW_SECONDS = 60;
 
 /** Keys of the custom response bodies the rules' Block actions send. */
 export const RATE_LIMITED_BODY_KEY = 'too_many_requests';
@@ -45,16 +31,10 @@ export const RATE_LIMITED_MESSAGE = 'Too many requests from this client. Slow do
 export const EDGE_UNAUTHORIZED_MESSAGE = `Missing or malformed API key: send it as "Authorization: ${BEARER_SCHEME} <API_KEY>", the scheme and the key separated by spaces only.`;
 
 const current = operations.filter((o) => !o.deprecation);
+const withBody = operations.filter((o) => 'requestBody' in o);
+/** The routes anyone may read without a key: the reference page, its assets and the OpenAPI document. */
+const PUBLIC_RESOURCES = [...REFERENCE_PAGE_RESOURCES, OPENAPI_DOCUMENT_PATH];
 const deprecated = operations.flatMap((o) => (o.deprecation ? [{ ...o, deprecation: o.deprecation }] : []));
-
-/** The rules by name, in priority order. */
-export const WEB_ACL_RULES = [
-  'keyless',
-  ...deprecated.map((o) => `keyless-${o.operationId}`),
-  'per-source-ip',
-  'per-api-key',
-  'docs-per-source-ip',
-];
 
 export interface WebAclProps {
   readonly stage: Stage;
@@ -66,6 +46,14 @@ export interface WebAclProps {
   readonly perIpPerMinute: number;
   /** Requests per minute one source IP may make to the docs routes. */
   readonly docsPerIpPerMinute: number;
+  /** Requests per minute one source IP may make with a body over the service's limit. */
+  readonly oversizeBodiesPerIpPerMinute: number;
+  /** CIDR blocks exempt from the per-address and per-key rules (a declared load test's sources). */
+  readonly loadTestSources: readonly string[];
+  /** CIDR blocks whose every request gets the rate rules' 429 (an operator's block list). */
+  readonly blockedSources: readonly string[];
+  /** Where WAF logs the requests it blocks (the group's name starts with `aws-waf-logs-`). */
+  readonly logGroup: LogGroup;
 }
 
 type Statement = CfnWebACL.StatementProperty;
@@ -169,7 +157,7 @@ export class WebAcl extends Construct {
   readonly webAcl: CfnWebACL;
   /** The metric names WAF reports under (the `WebACL` and `Rule` dimensions): what the dashboard watches. */
   readonly metricName: string;
-  /** Each rule's metric name (the `Rule` dimension), in priority order (WEB_ACL_RULES). */
+  /** Each rule's metric name (the `Rule` dimension), in priority order. */
   readonly ruleMetricNames: readonly string[];
 
   constructor(scope: Construct, id: string, props: WebAclProps) {
@@ -180,7 +168,6 @@ export class WebAcl extends Construct {
     const stageName = (props.stage.node.defaultChild as CfnStage).stageName;
     if (!stageName || Token.isUnresolved(stageName)) throw new Error('WebAcl needs a stage whose name is known at synth');
     this.metricName = name;
-    this.ruleMetricNames = WEB_ACL_RULES.map((rule) => `${name}-${rule}`);
     // Metrics per rule, without sampled requests: a sample would keep the Authorization header.
     const visibility = (metricName: string): CfnWebACL.VisibilityConfigProperty => ({
       cloudWatchMetricsEnabled: true,
@@ -192,9 +179,9 @@ export class WebAcl extends Construct {
       return { block: { customResponse: { responseCode, customResponseBodyKey, responseHeaders } } };
     };
     // A client that waits one window finds its count below the limit again.
-    const rateLimited = block(429, RATE_LIMITED_BODY_KEY, { 'Retry-After': String(WEB_ACL_WINDOW_SECONDS) });
+    const rateLimited = block(429, RATE_LIMITED_BODY_KEY, { 'Retry-After': String(WAF_WINDOW_SECONDS) });
     const rateBased = (limit: number, key: Partial<CfnWebACL.RateBasedStatementProperty>): Statement => ({
-      rateBasedStatement: { limit, evaluationWindowSec: WEB_ACL_WINDOW_SECONDS, aggregateKeyType: 'IP', ...key },
+      rateBasedStatement: { limit, evaluationWindowSec: WAF_WINDOW_SECONDS, aggregateKeyType: 'IP', ...key },
     });
     const malformedKey: Statement = { notStatement: { statement: regex({ singleHeader: { Name: 'authorization' } }, bearerKeyPattern()) } };
     const keyless = (ops: readonly ApiOperation[], extra: Record<string, string>) => ({
@@ -206,22 +193,63 @@ export class WebAcl extends Construct {
       const { Link, ...fixed } = deprecationHeaders(d, `\${BaseUrl}${d.successor}`);
       return { ...fixed, Link: Fn.sub(Link, { BaseUrl: props.baseUrl }) };
     };
-    const rules: { statement: Statement; action: CfnWebACL.RuleActionProperty }[] = [
-      keyless(current, {}),
-      ...deprecated.map((o) => keyless([o], deprecatedHeaders(o.deprecation))),
-      { statement: rateBased(props.perIpPerMinute, {}), action: rateLimited },
+    // An IP set per address version `cidrs` hold, each a statement matching the addresses in it.
+    const ipSets = (id: string, cidrs: readonly string[]): Statement[] =>
+      (['IPV4', 'IPV6'] as const).flatMap((ipAddressVersion) => {
+        const addresses = cidrs.filter((cidr) => isIP(cidr.split('/')[0] ?? '') === (ipAddressVersion === 'IPV4' ? 4 : 6));
+        if (addresses.length === 0) return [];
+        const set = new CfnIPSet(this, `${pascal(id)}${ipAddressVersion}`, {
+          name: `${name}-${id}-${ipAddressVersion.toLowerCase()}`,
+          scope: 'REGIONAL',
+          ipAddressVersion,
+          addresses: [...addresses],
+        });
+        return [{ ipSetReferenceStatement: { arn: set.attrArn } }];
+      });
+    // The per-client rules count only requests from outside the declared load-test sources.
+    const declared = ipSets('load-test-sources', props.loadTestSources);
+    const undeclared = declared.length === 0 ? {} : { scopeDownStatement: { notStatement: { statement: anyOf(declared) } } };
+    const blocked = ipSets('blocked-sources', props.blockedSources);
+    const rules: { name: string; statement: Statement; action: CfnWebACL.RuleActionProperty }[] = [
+      ...(blocked.length === 0 ? [] : [{ name: 'blocked-sources', statement: anyOf(blocked), action: rateLimited }]),
+      { name: 'keyless', ...keyless(current, {}) },
+      ...deprecated.map((o) => ({ name: `keyless-${o.operationId}`, ...keyless([o], deprecatedHeaders(o.deprecation)) })),
+      { name: 'per-source-ip', statement: rateBased(props.perIpPerMinute, undeclared), action: rateLimited },
       {
+        name: 'per-api-key',
         statement: rateBased(props.perKeyPerMinute, {
+          ...undeclared,
           aggregateKeyType: 'CUSTOM_KEYS',
           customKeys: [{ header: { name: 'authorization', textTransformations: API_KEY_TRANSFORMATIONS } }],
         }),
         action: rateLimited,
       },
       {
-        statement: rateBased(props.docsPerIpPerMinute, { scopeDownStatement: underBase(REFERENCE_PAGE_RESOURCES, stageName) }),
+        name: 'docs-per-source-ip',
+        statement: rateBased(props.docsPerIpPerMinute, { scopeDownStatement: underBase(PUBLIC_RESOURCES, stageName) }),
+        action: rateLimited,
+      },
+      // Bodies over the service's limit, which a function refuses with 413, reach one a few times a minute
+      // per address. WAF sees at most the first 64 KB of a body (associationConfig); past it, MATCH.
+      {
+        name: 'body-size-per-source-ip',
+        statement: rateBased(props.oversizeBodiesPerIpPerMinute, {
+          scopeDownStatement: allOf([
+            petOperation(withBody, stageName),
+            {
+              sizeConstraintStatement: {
+                fieldToMatch: { body: { oversizeHandling: 'MATCH' } },
+                comparisonOperator: 'GT',
+                size: MAX_BODY_BYTES,
+                textTransformations: NO_TRANSFORMATION,
+              },
+            },
+          ]),
+        }),
         action: rateLimited,
       },
     ];
+    this.ruleMetricNames = rules.map((rule) => `${name}-${rule.name}`);
     this.webAcl = new CfnWebACL(this, 'WebAcl', {
       name,
       description: `Keyless requests and per-client rate limits of ${name}`,
@@ -232,13 +260,29 @@ export class WebAcl extends Construct {
         [UNAUTHORIZED_BODY_KEY]: { contentType: 'APPLICATION_JSON', content: errorBody('unauthorized', EDGE_UNAUTHORIZED_MESSAGE) },
         [RATE_LIMITED_BODY_KEY]: { contentType: 'APPLICATION_JSON', content: errorBody('too_many_requests', RATE_LIMITED_MESSAGE) },
       },
+      associationConfig: { requestBody: { API_GATEWAY: { defaultSizeInspectionLimit: 'KB_64' } } },
       rules: rules.map((rule, priority) => ({
-        name: WEB_ACL_RULES[priority] as string,
         priority,
         ...rule,
         visibilityConfig: visibility(this.ruleMetricNames[priority] as string),
       })),
     });
     new CfnWebACLAssociation(this, 'Association', { resourceArn: props.stage.stageArn, webAclArn: this.webAcl.attrArn });
+    // What WAF blocked, never the key, to the group's ARN without the `:*` its attribute carries.
+    const group = Stack.of(this).formatArn({
+      service: 'logs',
+      resource: 'log-group',
+      resourceName: props.logGroup.logGroupName,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
+    new CfnLoggingConfiguration(this, 'Logging', {
+      resourceArn: this.webAcl.attrArn,
+      logDestinationConfigs: [group],
+      redactedFields: [{ singleHeader: { Name: 'authorization' } }],
+      loggingFilter: {
+        DefaultBehavior: 'DROP',
+        Filters: [{ Behavior: 'KEEP', Requirement: 'MEETS_ANY', Conditions: [{ ActionCondition: { Action: 'BLOCK' } }] }],
+      },
+    });
   }
 }

@@ -102,6 +102,7 @@ export class LocalRestApi {
       method: head.method,
       uriPath: head.path,
       header: (name) => headerOf(head.rawHeaders, name),
+      bodyBytes: Number(headerOf(head.rawHeaders, 'content-length') ?? 0),
     });
     if (blocked) {
       const own = (value: string) => value.replaceAll(STAGE_ADDRESS, `http://${head.domainName}`);
