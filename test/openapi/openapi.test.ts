@@ -329,6 +329,18 @@ describe('the document', () => {
       { name: '\u00a0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000\ufeff', categoryId: 1 },
       { name: '\u200b', categoryId: 1 },
       { name: ' x ', categoryId: 1 },
+      // Text a person can read, stated as a `pattern` with Unicode properties (the `u` flag).
+      { name: '\u001b[31mred\r\nX-Injected: 1', categoryId: 1 },
+      { name: 'A\u0000B', categoryId: 1 },
+      { name: 'A\u0085B', categoryId: 1 },
+      { name: '\u202egnp.exe', categoryId: 1 },
+      { name: 'a\u2066b', categoryId: 1 },
+      { name: '\u200b\u200b', categoryId: 1 },
+      { name: '\u200d\u2060\ufeff\u200e', categoryId: 1 },
+      { name: 'Rex\u200e', categoryId: 1 },
+      { name: 'Rex\ud800', categoryId: 1 },
+      { name: '\ud83d\udc36', categoryId: 1 },
+      { name: 'Ame\u0301lie', categoryId: 1 },
     ];
     for (const sample of samples) expect(validate(sample), JSON.stringify(sample)).toBe(NewPet.safeParse(sample).success);
   });
