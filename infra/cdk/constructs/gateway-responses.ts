@@ -63,8 +63,8 @@ export const GATEWAY_RESPONSES = {
     message: 'Too many requests. Slow down and retry after a short wait.',
     headers: { 'Retry-After': '1' },
   },
-  // "The gateway response for the usage plan quota exceeded error" (AWS): the stages have no usage
-  // plan, so it cannot occur; should it, it is a 429 like any other, with Retry-After.
+  // "The gateway response for the usage plan quota exceeded error" (AWS, https://docs.aws.amazon.com/cdk/api/v2/docs/aws-cdk-lib.aws_apigateway.ResponseType.html):
+  // the stages have no usage plan, so it cannot occur; should it, it is a 429 like any other, with Retry-After.
   QUOTA_EXCEEDED: { code: 'too_many_requests', message: 'The request quota for this period is used up.', headers: { 'Retry-After': '1' } },
   // The function could not be run: transient, nothing was done. A function over its reserved
   // concurrency is the common case: Lambda answers the invoke with 429 TooManyRequestsException,
