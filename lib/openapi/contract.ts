@@ -12,10 +12,11 @@ import { encodeCursor } from '../http/cursor.ts';
 import { REQUEST_ID_HEADER } from '../http/request-line.ts';
 import { DEPRECATED_SINCE } from '../http/deprecation.ts';
 import type { ErrorCode } from '../http/errors.ts';
+import { methodNotAllowedMessage, NOT_FOUND_MESSAGE } from '../http/gateway-errors.ts';
 import { MAX_BODY_BYTES, MAX_BODY_SIZE } from '../http/json-body.ts';
 import { operations } from '../operations.ts';
 import type { HeaderId } from '../operations/operation.ts';
-import { API_BASE_PATH, OPENAPI_DOCUMENT_PATH } from '../routes.ts';
+import { API_BASE_PATH, allowedMethods, OPENAPI_DOCUMENT_PATH, resources } from '../routes.ts';
 import { type StageName, stackName } from '../stage-names.ts';
 import { REFERENCE_PAGE_PATH } from './reference-page.ts';
 import type { JsonSchema } from './schemas.ts';
@@ -30,7 +31,7 @@ import {
 
 export const OPENAPI_VERSION = '3.1.1';
 /** The interface version; its major version is the `/v1` of the base addresses. */
-export const API_VERSION = '1.0.0';
+export const API_VERSION = '1.1.0';
 
 export const SECURITY_SCHEME = 'bearerAuth';
 export const TAG = 'pets';
@@ -84,8 +85,8 @@ export const SECURITY_SCHEMES: Readonly<Record<string, SecuritySchemeObject>> = 
 /** The animal every example of the document shows; the examples of the schemas and answers derive from it. */
 export const EXAMPLE_PET = { id: 1, name: 'Rex', categoryId: 1, status: 'available' } as const satisfies Pet;
 
-/** The base address the examples use: a stage on a custom domain. */
-const EXAMPLE_BASE_URL = `https://petstore.example.com${API_BASE_PATH}`;
+/** The base address the examples use: the first server's, its variables at their defaults (same-origin for a client of it). */
+const EXAMPLE_BASE_URL = SERVERS[0]?.url.replace(/\{(\w+)\}/g, (_, name: string) => SERVERS[0]?.variables?.[name]?.default ?? name);
 
 export const PARAMETERS: Record<string, { readonly description: string; readonly example: unknown }> = {
   limit: { description: `Maximum number of animals returned, from ${LIST_LIMIT.min} to ${LIST_LIMIT.max}.`, example: 10 },
@@ -95,13 +96,13 @@ export const PARAMETERS: Record<string, { readonly description: string; readonly
       'Where the page starts: the opaque value from the previous page\'s `Link: <…>; rel="next"` header. It belongs to the `status` filter it was issued for.',
     example: encodeCursor(EXAMPLE_PET.status, EXAMPLE_PET.id),
   },
-  petId: { description: 'Identifier of the animal to retrieve.', example: EXAMPLE_PET.id },
+  petId: { description: 'Identifier of the animal.', example: EXAMPLE_PET.id },
 };
 
 /** What each error code means, in the words of an operation's response. */
 export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
-  validation_failed:
-    '`validation_failed`: the request body, a query or path parameter (an unknown query parameter too) or the `Idempotency-Key` is invalid; the message names every offending field.',
+  // An operation's own 400 says what it reads: validationFailed().
+  validation_failed: '`validation_failed`: a part of the request the operation reads is invalid; the message names every offending field.',
   invalid_cursor: '`invalid_cursor`: the `cursor` is damaged, truncated, or belongs to another `status` filter.',
   unauthorized: '`unauthorized`: the API key is missing, malformed, unknown, revoked or expired, or the scheme is not `Bearer`.',
   not_found: '`not_found`: no animal exists for `petId`.',
@@ -111,7 +112,7 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   unsupported_media_type:
     '`unsupported_media_type`: the request body is not declared as JSON (`application/json` or `application/*+json`, UTF-8 or no charset), or is sent compressed (`Content-Encoding`).',
   too_many_requests:
-    "`too_many_requests`: the stage's throttle (answered by API Gateway) or a per-client limit of the stage's web ACL (answered by AWS WAF, without `X-Request-Id`) refused the request; retry after `Retry-After`.",
+    "`too_many_requests`: the stage's throttle (API Gateway) or a per-client limit of the stage's web ACL (AWS WAF) refused the request; retry after `Retry-After` seconds.",
   internal_error: '`internal_error`: an unexpected error. It is logged under the request id; quote `X-Request-Id` when reporting it.',
   forbidden: '`forbidden`: refused by the gateway itself (no operation of this API answers 403 today).',
   gateway_timeout:
@@ -121,27 +122,49 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     'a create is safe to retry with an `Idempotency-Key`.',
 };
 
-/** Headers that come with an error code. */
+/**
+ * What a 400 `validation_failed` means for an operation: the parts of a request it reads (its
+ * descriptor). One that declares no query parameters does not read the query string at all.
+ */
+export function validationFailed(reads: { body: boolean; path: readonly string[]; query: boolean; headers: readonly string[] }): string {
+  const parts = [
+    ...(reads.body ? ['the request body'] : []),
+    ...reads.path.map((name) => `the path parameter \`${name}\``),
+    ...(reads.query ? ['a query parameter (an unknown or repeated one too)'] : []),
+    ...reads.headers.map((name) => `the \`${name}\` header`),
+  ];
+  if (parts.length === 0) return ERROR_DESCRIPTIONS.validation_failed;
+  const what = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} or ${parts.at(-1)}` : parts[0];
+  return `\`validation_failed\`: ${what} is invalid; the message names every offending field.${reads.query ? '' : ' Query parameters are not read: any sent are ignored.'}`;
+}
+
+/** Headers that come with an error code, whoever answers it. */
 export const ERROR_HEADERS: Partial<Record<ErrorCode, HeaderId>> = {
   unauthorized: 'WWWAuthenticate',
   method_not_allowed: 'Allow',
+  too_many_requests: 'RetryAfter',
   service_unavailable: 'RetryAfter',
 };
 
+/** The codes every operation can be answered with besides its function's: the throttles'. */
+export const EVERY_OPERATION_ERRORS = ['too_many_requests'] as const satisfies readonly ErrorCode[];
+
 /**
- * Statuses API Gateway can also answer by itself for a route (infra/cdk/constructs/gateway-responses.ts):
- * a function that crashed (500), could not be invoked (503), or a stage throttle (429, on every
- * operation, as the TooManyRequests component; the web ACL's 429 too, without `X-Request-Id`). Such
- * answers carry the Error body but none of an operation's own headers, so those are not required on
- * these statuses.
+ * Statuses API Gateway can also answer by itself for a route (infra/cdk/constructs/gateway-responses.ts),
+ * and why. Such answers carry the Error body but none of an operation's own headers, so those are not
+ * required on these statuses.
  */
-export const GATEWAY_MADE_STATUSES: ReadonlySet<number> = new Set([429, 500, 503]);
+export const GATEWAY_MADE_STATUSES: ReadonlyMap<number, string> = new Map([
+  [429, 'its throttle'],
+  [500, 'when a function failed'],
+  [503, 'when a function could not be invoked'],
+]);
 
 /**
  * Statuses the stage's web ACL (AWS WAF) answers for an operation before API Gateway sees the request
  * (infra/cdk/constructs/web-acl.ts): 401 to a request without a well-formed key, 429 past a
- * per-client limit. A WAF custom response carries static headers only: no `X-Request-Id`, none of an
- * operation's own headers.
+ * per-client limit. A WAF custom response carries static headers only: no `X-Request-Id` (a
+ * deprecated operation's 401 rule sends its deprecation headers: infra/cdk/constructs/web-acl.ts).
  */
 export const EDGE_MADE_STATUSES: ReadonlySet<number> = new Set([401, 429]);
 
@@ -160,14 +183,15 @@ export interface GatewayResponseComponent {
   readonly description: string;
   /** The headers besides EVERY_ANSWER_HEADERS. */
   readonly headers: readonly HeaderUse[];
-  /**
-   * Who refers to it: every operation (under the code's status), or one key of the root extension
-   * `x-gateway-responses` (the answers to requests that match no operation).
-   */
-  readonly usedBy: 'operations' | keyof GatewayResponsesExtension[typeof GATEWAY_RESPONSES_EXTENSION];
+  /** The key of the root extension `x-gateway-responses` (requests that match no operation) it answers. */
+  readonly usedBy: keyof GatewayResponsesExtension[typeof GATEWAY_RESPONSES_EXTENSION];
+  /** The message of the example: one the gateway sends. */
+  readonly example: string;
 }
 
-/** The answers the gateway makes by itself, by response component name. */
+const [EXAMPLE_RESOURCE = '/pets'] = resources;
+
+/** The answers the gateway makes by itself to requests that match no operation, by response component name. */
 export const GATEWAY_RESPONSE_COMPONENTS = {
   NotFound: {
     code: 'not_found',
@@ -175,22 +199,14 @@ export const GATEWAY_RESPONSE_COMPONENTS = {
       '`not_found`: no such path. Answered by the gateway for a path that no operation serves, before authentication, whatever the `Content-Type`.',
     headers: [],
     usedBy: 'unknownPath',
+    example: NOT_FOUND_MESSAGE,
   },
   MethodNotAllowed: {
     code: 'method_not_allowed',
     description: `${ERROR_DESCRIPTIONS.method_not_allowed} Answered by the gateway, before authentication, whatever the \`Content-Type\`.`,
     headers: ['Allow'],
     usedBy: 'methodNotAllowed',
-  },
-  TooManyRequests: {
-    code: 'too_many_requests',
-    description: ERROR_DESCRIPTIONS.too_many_requests,
-    // AWS WAF answers before API Gateway, so its 429 has no request id.
-    headers: [
-      { id: 'XRequestId', required: false },
-      { id: 'RetryAfter', required: false },
-    ],
-    usedBy: 'operations',
+    example: methodNotAllowedMessage('DELETE', API_BASE_PATH + EXAMPLE_RESOURCE, allowedMethods(EXAMPLE_RESOURCE)),
   },
 } as const satisfies Record<string, GatewayResponseComponent>;
 
@@ -205,7 +221,10 @@ export interface HeaderDefinition {
   /** Present on every answer that lists it; an optional one is written inline, never by reference. */
   readonly required: boolean;
   readonly schema: JsonSchema;
-  /** A value the schema accepts, for mock servers and contract runners; a `const` schema's value otherwise. */
+  /**
+   * A value the schema accepts, for mock servers and contract runners; a required `const` schema's
+   * value otherwise. An optional flag (`Idempotent-Replayed`) has none: a mock leaves it out, as the usual answer does.
+   */
   readonly example?: string | number;
 }
 
@@ -231,7 +250,7 @@ export const HEADERS = {
     description: 'The absolute URL of the new animal (`…/v1/pets/{id}`).',
     required: true,
     schema: { type: 'string', format: 'uri', pattern: `${escapeRegExp(`${API_BASE_PATH}/pets/`)}[1-9][0-9]*$` },
-    example: `${EXAMPLE_BASE_URL}/pets/${EXAMPLE_PET.id}`,
+    example: `${EXAMPLE_BASE_URL}${EXAMPLE_RESOURCE}/${EXAMPLE_PET.id}`,
   },
   IdempotentReplayed: {
     name: 'Idempotent-Replayed',
@@ -241,10 +260,11 @@ export const HEADERS = {
   },
   NextPageLink: {
     name: 'Link',
-    description: 'Present when another page follows: `<URL of the next page>; rel="next"` (RFC 8288).',
+    description:
+      'Present when another page follows: `<URL of the next page>; rel="next"` (RFC 8288). The service sends it absolute; resolve it against the request\'s URL (the example is relative, as a mock server\'s must be).',
     required: false,
     schema: { type: 'string', pattern: '^<[^>]+>; rel="next"$' },
-    example: `<${EXAMPLE_BASE_URL}/pets?limit=${PARAMETERS.limit?.example}&cursor=${PARAMETERS.cursor?.example}>; rel="next"`,
+    example: `<${EXAMPLE_RESOURCE.slice(1)}?limit=${PARAMETERS.limit?.example}&cursor=${PARAMETERS.cursor?.example}>; rel="next"`,
   },
   WWWAuthenticate: {
     name: 'WWW-Authenticate',
@@ -259,7 +279,7 @@ export const HEADERS = {
     description: 'The methods the path allows.',
     required: true,
     schema: { type: 'string', pattern: '^[A-Z]+(, [A-Z]+)*$' },
-    example: 'GET, POST',
+    example: allowedMethods(EXAMPLE_RESOURCE).join(', '),
   },
   RetryAfter: {
     name: 'Retry-After',

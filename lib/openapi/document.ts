@@ -15,6 +15,7 @@ import {
   ERROR_DESCRIPTIONS,
   ERROR_HEADERS,
   EVERY_ANSWER_HEADERS,
+  EVERY_OPERATION_ERRORS,
   EXAMPLE_PET,
   GATEWAY_MADE_STATUSES,
   GATEWAY_RESPONSE_COMPONENTS,
@@ -29,6 +30,7 @@ import {
   SERVERS,
   TAG,
   TAGS,
+  validationFailed,
 } from './contract.ts';
 import { type ComponentId, componentRef, generateSchemas, headerSchema, type JsonSchema } from './schemas.ts';
 import {
@@ -65,13 +67,11 @@ function responseHeaders(uses: readonly HeaderUse[]): Record<string, HeaderObjec
   );
 }
 
-/** A header as the document writes it, with its example (a `const` schema's value when it has none). */
-const headerObject = ({ description, required, schema, example }: HeaderDefinition): HeaderObject => ({
-  description,
-  required,
-  schema: asParameterSchema(schema),
-  example: example ?? schema.const,
-});
+/** A header as the document writes it, with its example (a required `const` schema's value when it has none). */
+function headerObject({ description, required, schema, example }: HeaderDefinition): HeaderObject {
+  const value = example ?? (required ? schema.const : undefined);
+  return { description, required, schema: asParameterSchema(schema), ...(value === undefined ? {} : { example: value }) };
+}
 
 /** The header components: the headers that are referenced, i.e. required wherever they appear. */
 function headerComponents(): Record<string, HeaderObject> {
@@ -87,9 +87,9 @@ const jsonContent = (schema: JsonSchema, example: unknown): Record<string, Media
   [JSON_CONTENT_TYPE]: { schema: asSchema(schema), example },
 });
 
-/** An Error body of `code`, whose message is the code's meaning (ERROR_DESCRIPTIONS). */
-function errorExample(code: ErrorCode): ErrorBody {
-  const meaning = ERROR_DESCRIPTIONS[code].replace(/^`[a-z_]+`: /, '');
+/** An Error body of `code`, whose message is its meaning in the response (`description`: "`code`: meaning"). */
+function errorExample(code: ErrorCode, description = ERROR_DESCRIPTIONS[code]): ErrorBody {
+  const meaning = description.replace(/^`[a-z_]+`: /, '');
   return { code, message: meaning.charAt(0).toUpperCase() + meaning.slice(1), status: ERROR_CODES[code] };
 }
 
@@ -105,21 +105,25 @@ function componentExamples(): Record<ComponentId, unknown> {
  * that status and `status` to that status, each with its `type`, written out whole (no `allOf`), so
  * that generators type it as one object whose `code` a client can switch on (docs/clients.md).
  */
-function errorContent(error: JsonSchema, status: number, codes: readonly ErrorCode[]): Record<string, MediaTypeObject> {
+function errorContent(error: JsonSchema, status: number, codes: readonly ErrorCode[], example: ErrorBody): Record<string, MediaTypeObject> {
   const { description: _, ...shape } = error;
   const properties = {
     ...(shape.properties as object),
     code: { type: 'string', enum: [...codes] },
     status: { type: 'integer', enum: [status] },
   };
-  return jsonContent({ ...shape, properties }, errorExample(codes[0] as ErrorCode));
+  return jsonContent({ ...shape, properties }, example);
 }
 
-/** One response per status, from the error codes an answer can carry. */
+/**
+ * One response per status, from the error codes an answer can carry, each written out whole (a
+ * `$ref` response drops out of some generators' error unions: docs/clients.md), its example its own.
+ */
 function errorResponses(
   codes: readonly ErrorCode[],
   operationHeaders: readonly HeaderId[],
   context: BuildContext,
+  meanings: Partial<Record<ErrorCode, string>>,
 ): Record<string, ResponseObject> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
@@ -128,20 +132,16 @@ function errorResponses(
   }
   const responses: Record<string, ResponseObject> = {};
   for (const [status, statusCodes] of byStatus) {
-    const [gateway, edge] = [GATEWAY_MADE_STATUSES.has(status), EDGE_MADE_STATUSES.has(status)];
-    const own = operationHeaders.map((id): HeaderUse => (gateway || edge ? { id, required: false } : id));
+    const [gateway, edge] = [GATEWAY_MADE_STATUSES.get(status), EDGE_MADE_STATUSES.has(status)];
+    const own = operationHeaders.map((id): HeaderUse => (gateway ? { id, required: false } : id));
+    const meaning = (code: ErrorCode) => meanings[code] ?? ERROR_DESCRIPTIONS[code];
     responses[String(status)] = {
       description: [
-        ...statusCodes.map((code) => ERROR_DESCRIPTIONS[code]),
-        ...(gateway && own.length > 0
-          ? [
-              "API Gateway can give this status too (a function that failed or could not run); its answer lacks the operation's own headers.",
-            ]
-          : []),
+        ...statusCodes.map(meaning),
+        ...(gateway && own.length > 0 ? [`API Gateway's own answer (${gateway}) lacks the operation's own headers.`] : []),
         ...(edge
           ? [
-              "The stage's web ACL (AWS WAF) can give this status too, before API Gateway: its answer has no `X-Request-Id`" +
-                `${own.length > 0 ? " and lacks the operation's own headers" : ''} (WAF sends static headers only).`,
+              "The stage's web ACL (AWS WAF) can give this status too, before API Gateway: its answer has no `X-Request-Id` (WAF sends static headers only).",
             ]
           : []),
       ].join(' '),
@@ -150,7 +150,12 @@ function errorResponses(
         ...statusCodes.flatMap((code) => ERROR_HEADERS[code] ?? []),
         ...own,
       ]),
-      content: errorContent(context.schemas.components.Error, status, statusCodes),
+      content: errorContent(
+        context.schemas.components.Error,
+        status,
+        statusCodes,
+        errorExample(statusCodes[0] as ErrorCode, meaning(statusCodes[0] as ErrorCode)),
+      ),
     };
   }
   return responses;
@@ -158,24 +163,24 @@ function errorResponses(
 
 /** Responses the gateway makes: components, referenced by operations and by the root extension. */
 function gatewayResponses(context: BuildContext): Record<string, ResponseObject> {
-  return mapValues(GATEWAY_RESPONSE_COMPONENTS, ({ code, description, headers }) => ({
+  return mapValues(GATEWAY_RESPONSE_COMPONENTS, ({ code, description, headers, example }) => ({
     description,
     headers: responseHeaders(headers),
-    content: errorContent(context.schemas.components.Error, ERROR_CODES[code], [code]),
+    content: errorContent(context.schemas.components.Error, ERROR_CODES[code], [code], {
+      code,
+      message: example,
+      status: ERROR_CODES[code],
+    }),
   }));
 }
 
-const responseRef = (name: string): Reference => ({ $ref: `#/components/responses/${name}` });
-
 /** The root extension: which gateway response answers a request that matches no operation. */
 function gatewayResponsesExtension(): OpenApiDocument[typeof GATEWAY_RESPONSES_EXTENSION] {
-  const byUse = new Map(Object.entries(GATEWAY_RESPONSE_COMPONENTS).map(([name, { usedBy }]) => [usedBy, name]));
-  const ref = (use: 'unknownPath' | 'methodNotAllowed'): Reference => {
-    const name = byUse.get(use);
-    if (!name) throw new Error(`No gateway response is used by ${GATEWAY_RESPONSES_EXTENSION}.${use}`);
-    return responseRef(name);
-  };
-  return { unknownPath: ref('unknownPath'), methodNotAllowed: ref('methodNotAllowed') };
+  const refs = Object.entries(GATEWAY_RESPONSE_COMPONENTS).map(([name, { usedBy }]) => [
+    usedBy,
+    { $ref: `#/components/responses/${name}` },
+  ]);
+  return Object.fromEntries(refs) as OpenApiDocument[typeof GATEWAY_RESPONSES_EXTENSION];
 }
 
 interface BuildContext {
@@ -212,18 +217,23 @@ function operationObject(operation: Operation, context: BuildContext): Operation
 
   const { success, deprecation, requestBody } = operation;
   const deprecationHeaders: readonly HeaderId[] = deprecation ? DEPRECATION_HEADERS : [];
-  const responses: Record<string, ResponseObject | Reference> = {
+  const reads = {
+    body: requestBody !== undefined,
+    path: parameters.filter((p) => p.in === 'path').map((p) => p.name),
+    query: operation.query !== undefined,
+    headers: parameters.filter((p) => p.in === 'header').map((p) => p.name),
+  };
+  const responses: Record<string, ResponseObject> = {
     [String(success.status)]: {
       description: success.description,
       headers: responseHeaders([...success.headers, ...deprecationHeaders]),
       // A 204 has no body, hence no content.
       ...('schema' in success ? { content: jsonContent(componentRef(success.schema), context.examples[success.schema]) } : {}),
     },
-    ...errorResponses(operation.errors, deprecationHeaders, context),
+    ...errorResponses([...operation.errors, ...EVERY_OPERATION_ERRORS], deprecationHeaders, context, {
+      validation_failed: validationFailed(reads),
+    }),
   };
-  for (const [name, { code, usedBy }] of Object.entries(GATEWAY_RESPONSE_COMPONENTS)) {
-    if (usedBy === 'operations') responses[String(ERROR_CODES[code])] = responseRef(name);
-  }
   const sorted = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
   return {
     operationId: operation.operationId,

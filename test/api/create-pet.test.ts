@@ -74,8 +74,8 @@ describe('createPet: 201', () => {
 });
 
 describe('createPet: name', () => {
-  it('stores and returns the name exactly as sent, surrounding spaces and unicode included', async () => {
-    const name = '  Señor 🐶 Rex – 名前\t ';
+  it('stores and returns the name as sent, surrounding spaces and unicode included', async () => {
+    const name = '  Señor 🐶 Rex – 名前\u00a0 ';
     const created = await createPet(api, { name, categoryId: 1, status: 'pending' });
     expect(created.name).toBe(name);
     const read = await expectJson<Pet>(await api.request(`/pets/${created.id}`), 200);
@@ -122,6 +122,29 @@ describe('createPet: name', () => {
     ['a pair in the wrong order', '{"name":"\\udc36\\ud83d","categoryId":1}'],
   ])('refuses a name with %s, which JSON escapes allow but is no character, with 400 naming the field', async (_, body) => {
     await expectError(await postRaw(body, { 'content-type': 'application/json' }), 400, 'validation_failed', ['name', 'lone surrogate']);
+  });
+
+  it.each([
+    ['ANSI escapes and a line break', '\u001b[31mred\r\nX-Injected: 1'],
+    ['NUL', 'A\u0000B'],
+    ['a C1 control', 'A\u0085B'],
+    ['a right-to-left override', '\u202egnp.exe'],
+    ['a bidirectional isolate', 'Rex\u2067x\u2069'],
+    ['only zero-width characters', '\u200b\u200b'],
+    ['only format characters', '\u200d\u2060\ufeff\u200e'],
+  ])('refuses a name with %s, as text no person can read, with 400 naming the field and the rule', async (_, name) => {
+    await expectError(await postJson(api, { name, categoryId: 1 }), 400, 'validation_failed', ['name', 'text a person can read']);
+  });
+
+  it('stores a name in NFC: its NFD spelling is the same name, and counts as NFC for the length', async () => {
+    const [nfd, nfc] = ['Ame\u0301lie', 'Am\u00e9lie'];
+    expect((await createPet(api, { name: nfd, categoryId: 1 })).name).toBe(nfc);
+    const key = crypto.randomUUID();
+    const first = await postJson(api, { name: nfc, categoryId: 1 }, { headers: { 'Idempotency-Key': key } });
+    const again = await postJson(api, { name: nfd, categoryId: 1 }, { headers: { 'Idempotency-Key': key } });
+    expect((await expectJson<Pet>(again, 201)).id).toBe((await expectJson<Pet>(first, 201)).id);
+    // U+0958 has no NFC of its own: it becomes two characters, so 200 of them are 400.
+    await expectError(await postJson(api, { name: '\u0958'.repeat(200), categoryId: 1 }), 400, 'validation_failed', ['name', '200']);
   });
 
   it('accepts a character written as an escaped surrogate pair, and returns the character', async () => {

@@ -6,8 +6,11 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '#lib/auth/api-keys.ts';
+import { buildOpenApiDocument, type ResponseObject } from '#lib/openapi/document.ts';
+import { operations } from '#lib/operations.ts';
 import { allowedMethods, type HttpMethod, resources } from '#lib/routes.ts';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
+import { validRequest } from '../support/operations.ts';
 import {
   createPet,
   expectError,
@@ -156,6 +159,23 @@ describe('known paths with another method → 405 method_not_allowed with Allow,
     expect(allowOf(res)).toEqual(allowSorted(resource));
     expectRequestId(res);
     expect(await res.text()).toBe('');
+  });
+});
+
+describe('what each operation reads, as its 400 in the document says', () => {
+  const document = buildOpenApiDocument();
+  it.each(operations)('$operationId: a query parameter it does not declare is refused, or ignored, as documented', async (op) => {
+    const answer = document.paths[op.resource]?.[op.method.toLowerCase() as Lowercase<HttpMethod>]?.responses['400'] as
+      | ResponseObject
+      | undefined;
+    const description = answer?.description ?? '';
+    const ignored = description.includes('Query parameters are not read: any sent are ignored.');
+    expect(ignored || description.includes('a query parameter (an unknown or repeated one too) is invalid')).toBe(true);
+    const { method, path, body } = validRequest(op, { petId: pet.id, name: 'Query' });
+    const init = { method, ...(body ? { body, headers: { 'content-type': 'application/json' } } : {}) };
+    const res = await api.request(`${path}?stauts=sold&foo=1`, init);
+    if (ignored) expect(res.status, await res.clone().text()).toBe(op.success.status);
+    else await expectError(res, 400, 'validation_failed', ['stauts', 'foo']);
   });
 });
 

@@ -11,7 +11,19 @@ import { startLocalApi, type LocalApi } from '../../infra/local/api-server.ts';
 import { type ProxyHandler, sourceStageApi } from '../../infra/local/stage-api.ts';
 import { STAGE_NAMES } from '../../infra/cdk/stages.ts';
 import { NewPet } from '#lib/domain/pet.ts';
-import { EDGE_MADE_STATUSES } from '#lib/openapi/contract.ts';
+import type { CfnTemplate } from '../../infra/local/gateway/template.ts';
+import { readRestApi } from '../../infra/local/gateway/template.ts';
+import { matches } from '../../infra/local/gateway/web-acl.ts';
+import {
+  DEPRECATION_HEADERS,
+  EDGE_MADE_STATUSES,
+  ERROR_HEADERS,
+  EVERY_ANSWER_HEADERS,
+  GATEWAY_MADE_STATUSES,
+  GATEWAY_RESPONSE_COMPONENTS,
+  HEADERS,
+  type HeaderDefinition,
+} from '#lib/openapi/contract.ts';
 import { ERROR_CODES } from '#lib/http/errors.ts';
 import { idempotencyKey } from '#lib/http/idempotency-key.ts';
 import {
@@ -46,6 +58,16 @@ const response = (op: OperationObject, status: number): ResponseObject => {
   return node;
 };
 const headerNames = (res: ResponseObject) => Object.keys(res.headers ?? {});
+const allResponses = (): ResponseObject[] =>
+  [
+    ...Object.values(document.paths).flatMap((item) => Object.values(item).flatMap((op) => Object.values(op?.responses ?? {}))),
+    ...Object.values(document.components.responses),
+  ] as ResponseObject[];
+/** A header that is optional by definition and has one value: present or not, a flag (`Idempotent-Replayed`). */
+const FLAGS: readonly string[] = Object.values(HEADERS as Record<string, HeaderDefinition>)
+  .filter((h) => !h.required && 'const' in h.schema)
+  .map((h) => h.description);
+const isOptionalFlag = (node: object): boolean => 'description' in node && FLAGS.includes(String(node.description));
 const parameter = (op: OperationObject, name: string): ParameterObject => {
   // The document writes every parameter inline, never by reference.
   const found = (op.parameters as ParameterObject[] | undefined)?.find((p) => p.name === name);
@@ -226,26 +248,78 @@ describe('the document', () => {
     expect((document.components.headers.Sunset as HeaderObject).schema).toEqual({ type: 'string', const: 'Thu, 05 Dec 2030 00:00:00 GMT' });
   });
 
-  it("requires no X-Request-Id on the statuses the web ACL answers, since WAF's custom responses cannot carry it", () => {
-    const template = inject('stageTemplate');
-    const acls = Object.values(template?.Resources ?? {}).filter((r) => r.Type === 'AWS::WAFv2::WebACL');
-    const statuses = acls.flatMap((acl) =>
-      ((acl.Properties?.Rules ?? []) as { Action?: { Block?: { CustomResponse?: { ResponseCode: number } } } }[]).map(
-        (rule) => rule.Action?.Block?.CustomResponse?.ResponseCode,
-      ),
-    );
-    expect(new Set(statuses)).toEqual(EDGE_MADE_STATUSES);
-    for (const { operationId } of operations) {
-      for (const status of EDGE_MADE_STATUSES) {
-        const headers = response(operation(operationId), status).headers ?? {};
-        expect(headers['X-Request-Id'], `${operationId} ${status}`).toMatchObject({ required: false });
-        // Only what WAF sends is required: Vary, on every answer, and the challenge of a 401.
-        const required = Object.entries(headers).filter(([, header]) => '$ref' in header || header.required);
-        expect(
-          required.map(([name]) => name),
-          `${operationId} ${status}`,
-        ).toEqual(status === 401 ? ['Vary', 'WWW-Authenticate'] : ['Vary']);
+  it('requires a header on a status exactly when every layer that can give the status sends it', () => {
+    const stage = readRestApi(inject('stageTemplate') as CfnTemplate);
+    const rules = stage.webAcl?.rules ?? [];
+    expect(new Set(rules.map((rule) => rule.response.status))).toEqual(EDGE_MADE_STATUSES);
+    const names = (headers: Iterable<string>) => new Set([...headers].map((name) => name.toLowerCase()));
+    // What the stage's template makes API Gateway and AWS WAF send, for a request to `op` without a key.
+    const gatewaySends = (status: number) =>
+      [...stage.gatewayResponses.values()]
+        .filter((r) => Number(r.statusCode) === status)
+        .map((r) => names(Object.keys(r.responseParameters).map((p) => p.replace(/^gatewayresponse\.header\./, ''))));
+    const wafSends = (op: Operation, status: number) => {
+      const request = {
+        sourceIp: '192.0.2.1',
+        method: op.method,
+        uriPath: API_BASE_PATH + op.resource.replace('{petId}', '1'),
+        header: () => undefined,
+      };
+      return rules
+        .filter((rule) => rule.response.status === status)
+        .filter((rule) => ('match' in rule ? matches(rule.match, request) : !rule.rate.scopeDown || matches(rule.rate.scopeDown, request)))
+        .map((rule) => names(Object.keys(rule.response.headers)));
+    };
+    // The function's own answer of that status (every end-to-end answer is checked against the document too).
+    const functionSends = (op: Operation, status: number) => {
+      const codes = op.errors.filter((code) => ERROR_CODES[code] === status);
+      if (codes.length === 0) return [];
+      const ids = [
+        ...EVERY_ANSWER_HEADERS,
+        ...(op.deprecation ? DEPRECATION_HEADERS : []),
+        ...codes.flatMap((c) => ERROR_HEADERS[c] ?? []),
+      ];
+      return [names(ids.map((id) => HEADERS[id].name))];
+    };
+    let checked = 0;
+    for (const op of operations) {
+      for (const status of Object.keys(operation(op.operationId).responses).map(Number)) {
+        const others = [...(GATEWAY_MADE_STATUSES.has(status) ? gatewaySends(status) : []), ...wafSends(op, status)];
+        // A status only the function gives: its required headers are checked on every answer of the end-to-end suites.
+        if (others.length === 0) continue;
+        const layers = [...others, ...functionSends(op, status)];
+        const everyLayer = (name: string) => layers.every((sent) => sent.has(name.toLowerCase()));
+        const headers = Object.entries(response(operation(op.operationId), status).headers ?? {});
+        const required = headers.filter(([, h]) => '$ref' in h || h.required === true).map(([name]) => name);
+        expect(required, `${op.operationId} ${status}`).toEqual(headers.map(([name]) => name).filter(everyLayer));
+        checked++;
       }
+    }
+    // 401 (WAF and the function), 429 (both throttles), 500 and 503 (the gateway and the function), on every operation.
+    expect(checked).toBe(operations.length * 4);
+    expect(response(operation('listPets'), 429).headers?.['Retry-After']).toEqual({ $ref: '#/components/headers/RetryAfter' });
+  });
+
+  it('writes every response out whole, never as a $ref (some generators leave those out of their error unions)', () => {
+    for (const { operationId } of operations) {
+      for (const [status, res] of Object.entries(operation(operationId).responses))
+        expect(res, `${operationId} ${status}`).not.toHaveProperty('$ref');
+    }
+  });
+
+  it("says in each operation's 400 what that operation reads, from its descriptor", () => {
+    for (const op of operations) {
+      const { description } = response(operation(op.operationId), 400);
+      const parameters = (operation(op.operationId).parameters ?? []) as ParameterObject[];
+      expect(description.includes('the request body'), op.operationId).toBe(op.requestBody !== undefined);
+      for (const { name, in: where } of parameters.filter((p) => p.in !== 'query')) {
+        expect(description, op.operationId).toContain(where === 'path' ? `the path parameter \`${name}\`` : `the \`${name}\` header`);
+      }
+      expect(description.includes('a query parameter (an unknown'), op.operationId).toBe(op.query !== undefined);
+      expect(description.includes('Query parameters are not read'), op.operationId).toBe(op.query === undefined);
+      // A path or query parameter (PARAMETERS) serves whichever operation takes it: its description names no one operation's act.
+      for (const p of parameters.filter((p) => p.in !== 'header'))
+        expect(p.description, `${op.operationId} ${p.name}`).not.toMatch(/retriev|list|creat/i);
     }
   });
 
@@ -290,7 +364,9 @@ describe('the document', () => {
       if (typeof node !== 'object' || node === null || pointer === '/components/schemas') return;
       if ('schema' in node) {
         visited.push(pointer);
-        accepts(`${pointer}/schema`, (node as { example?: unknown }).example);
+        // An optional flag (a `const` header that is sometimes absent) has none: a mock leaves it out.
+        if (isOptionalFlag(node)) expect(node, pointer).not.toHaveProperty('example');
+        else accepts(`${pointer}/schema`, (node as { example?: unknown }).example);
       }
       for (const [key, value] of Object.entries(node)) visit(value, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
     };
@@ -302,9 +378,35 @@ describe('the document', () => {
         '/paths/~1pets/post/requestBody/content/application~1json',
         '/paths/~1pets/get/responses/400/content/application~1json',
         '/components/headers/Location',
-        '/components/responses/TooManyRequests/headers/Retry-After',
+        '/paths/~1pets/get/responses/429/headers/X-Request-Id',
       ]),
     );
+  });
+
+  it('gives examples a mock server can answer with: a fresh create, a next page on the same origin, each error its own meaning', () => {
+    expect(response(operation('createPet'), 201).headers?.['Idempotent-Replayed']).not.toHaveProperty('example');
+    const origins = document.servers.map(
+      (s) => new URL(s.url.replace(/\{(\w+)\}/g, (_, name: string) => String(s.variables?.[name]?.default))).origin,
+    );
+    const headers = [
+      ...Object.values(document.components.headers),
+      ...allResponses().flatMap((res) => Object.values(res.headers ?? {})),
+    ].filter((h): h is HeaderObject => !('$ref' in h));
+    const links = headers.flatMap((h) => (typeof h.example === 'string' && /^<[^>]*>; rel=/.test(h.example) ? [h.example] : []));
+    expect(links.length).toBeGreaterThan(1);
+    for (const link of links) {
+      const target = /^<([^>]*)>/.exec(link)?.[1] ?? '';
+      // Relative (resolved against the request's URL, a mock's included), or on a server's origin.
+      if (/^[a-z][a-z0-9+.-]*:/i.test(target)) expect(origins, link).toContain(new URL(target).origin);
+    }
+    for (const { operationId } of operations) {
+      for (const [status, res] of Object.entries(operation(operationId).responses) as [string, ResponseObject][]) {
+        const example = res.content?.['application/json']?.example as { code?: string; message?: string } | undefined;
+        if (Number(status) < 400 || !example?.message) continue;
+        const meaning = `\`${example.code}\`: ${example.message.charAt(0).toLowerCase()}${example.message.slice(1)}`;
+        expect(res.description, `${operationId} ${status}`).toContain(meaning);
+      }
+    }
   });
 
   it('describes request bodies the way zod validates them', () => {
@@ -329,6 +431,18 @@ describe('the document', () => {
       { name: '\u00a0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000\ufeff', categoryId: 1 },
       { name: '\u200b', categoryId: 1 },
       { name: ' x ', categoryId: 1 },
+      // Text a person can read, stated as a `pattern` with Unicode properties (the `u` flag).
+      { name: '\u001b[31mred\r\nX-Injected: 1', categoryId: 1 },
+      { name: 'A\u0000B', categoryId: 1 },
+      { name: 'A\u0085B', categoryId: 1 },
+      { name: '\u202egnp.exe', categoryId: 1 },
+      { name: 'a\u2066b', categoryId: 1 },
+      { name: '\u200b\u200b', categoryId: 1 },
+      { name: '\u200d\u2060\ufeff\u200e', categoryId: 1 },
+      { name: 'Rex\u200e', categoryId: 1 },
+      { name: 'Rex\ud800', categoryId: 1 },
+      { name: '\ud83d\udc36', categoryId: 1 },
+      { name: 'Ame\u0301lie', categoryId: 1 },
     ];
     for (const sample of samples) expect(validate(sample), JSON.stringify(sample)).toBe(NewPet.safeParse(sample).success);
   });
@@ -358,6 +472,17 @@ describe('serving the document', () => {
       expect(JSON.parse(text)).toEqual(JSON.parse(await readFile(OPENAPI_FILE, 'utf8')));
     },
   );
+
+  it("gives the gateway's own answers the bodies it sends as their examples", async () => {
+    const example = (name: keyof typeof GATEWAY_RESPONSE_COMPONENTS) =>
+      (document.components.responses[name] as ResponseObject).content?.['application/json']?.example;
+    expect(await (await fetch(`${api.url}/nope`)).json()).toEqual(example('NotFound'));
+    const [method, path] =
+      /^Method (\S+) is not allowed on \/v1(\S+)\./.exec(GATEWAY_RESPONSE_COMPONENTS.MethodNotAllowed.example)?.slice(1) ?? [];
+    const res = await fetch(`${api.url}${path}`, { method });
+    expect(await res.json()).toEqual(example('MethodNotAllowed'));
+    expect(res.headers.get('allow')).toBe((document.components.headers.Allow as HeaderObject).example);
+  });
 
   it('serves it at that path only', async () => {
     for (const path of ['/openapi.jsonx', '/openapi', '/openapi.json/x']) expect((await fetch(`${api.url}${path}`)).status, path).toBe(404);

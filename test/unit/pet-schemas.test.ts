@@ -5,7 +5,7 @@ import { validate } from '#lib/http/validate.ts';
 import { thrownHttpError } from '../support/http-error.ts';
 
 describe('NewPet', () => {
-  it('accepts the minimal and the full pet, keeping the name exactly as sent', () => {
+  it('accepts the minimal and the full pet, keeping the name as sent', () => {
     expect(validate(NewPet, { name: ' Rex ', categoryId: 1 }, 'request body')).toEqual({ name: ' Rex ', categoryId: 1 });
     expect(validate(NewPet, { name: 'Rex', categoryId: Number.MAX_SAFE_INTEGER, status: 'sold' }, 'request body')).toEqual({
       name: 'Rex',
@@ -18,8 +18,13 @@ describe('NewPet', () => {
   it.each([
     [{ categoryId: 1 }, 'name is required'],
     [{ name: 'Rex' }, 'categoryId is required'],
-    [{ name: '', categoryId: 1 }, 'name must not be empty'],
-    [{ name: ' \t ', categoryId: 1 }, 'name must not be empty'],
+    [{ name: '', categoryId: 1 }, 'name must be text a person can read'],
+    [{ name: ' \t ', categoryId: 1 }, 'name must be text a person can read'],
+    [{ name: '\u001b[31mred\r\nX-Injected: 1', categoryId: 1 }, 'no control character'],
+    [{ name: 'A\u0000B', categoryId: 1 }, 'no control character'],
+    [{ name: '\u202egnp.exe', categoryId: 1 }, 'bidirectional override'],
+    [{ name: '\u200b\u200b', categoryId: 1 }, 'at least one visible character'],
+    [{ name: 'Rex\ud800', categoryId: 1 }, 'lone surrogate'],
     [{ name: 'x'.repeat(201), categoryId: 1 }, 'name must be at most 200 characters'],
     [{ name: 42, categoryId: 1 }, 'name must be a string'],
     [{ name: 'Rex', categoryId: '1' }, 'categoryId must be a category id'],
@@ -34,6 +39,14 @@ describe('NewPet', () => {
     const error = thrownHttpError(() => validate(NewPet, body, 'request body'));
     expect(error.toBody()).toMatchObject({ code: 'validation_failed', status: 400 });
     expect(error.message).toContain(fragment);
+  });
+
+  it('stores a name in NFC, and counts its length there', () => {
+    expect(validate(NewPet, { name: 'Ame\u0301lie', categoryId: 1 }, 'request body').name).toBe('Am\u00e9lie');
+    expect(validate(NewPet, { name: 'Rex\u200e', categoryId: 1 }, 'request body').name).toBe('Rex\u200e');
+    expect(thrownHttpError(() => validate(NewPet, { name: '\u0958'.repeat(200), categoryId: 1 }, 'request body')).message).toContain(
+      'at most 200',
+    );
   });
 });
 

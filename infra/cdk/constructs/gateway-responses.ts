@@ -4,6 +4,7 @@
  * (throttling, unknown paths, integration failures, …) and the bodies of the mock methods that answer
  * unknown paths (404) and wrong methods (405) exactly as local mode does (lib/http/gateway-errors.ts).
  */
+import { BEARER_CHALLENGE } from '#lib/http/bearer-auth.ts';
 import { type ErrorCode, HttpError, INTERNAL_ERROR_MESSAGE } from '#lib/http/errors.ts';
 import { GATEWAY_TOO_LARGE_MESSAGE, NOT_FOUND_MESSAGE, methodNotAllowedMessage } from '#lib/http/gateway-errors.ts';
 
@@ -15,7 +16,12 @@ export interface GatewayError {
 }
 
 /** Bodies several response types share. */
-const UNAUTHORIZED = { code: 'unauthorized', message: 'API key missing or invalid. Send Authorization: Bearer <API key>.' } as const;
+// A 401 always carries its challenge (RFC 9110 §15.5.2), whoever answers.
+const UNAUTHORIZED = {
+  code: 'unauthorized',
+  message: 'API key missing or invalid. Send Authorization: Bearer <API key>.',
+  headers: { 'WWW-Authenticate': BEARER_CHALLENGE },
+} as const;
 const DENIED = { code: 'forbidden', message: 'Access to this resource is denied.' } as const;
 const NOT_FOUND = { code: 'not_found', message: NOT_FOUND_MESSAGE } as const;
 const INTERNAL = { code: 'internal_error', message: INTERNAL_ERROR_MESSAGE } as const;
@@ -57,7 +63,9 @@ export const GATEWAY_RESPONSES = {
     message: 'Too many requests. Slow down and retry after a short wait.',
     headers: { 'Retry-After': '1' },
   },
-  QUOTA_EXCEEDED: { code: 'too_many_requests', message: 'The request quota for this period is used up.' },
+  // "The gateway response for the usage plan quota exceeded error" (AWS, https://docs.aws.amazon.com/cdk/api/v2/docs/aws-cdk-lib.aws_apigateway.ResponseType.html):
+  // the stages have no usage plan, so it cannot occur; should it, it is a 429 like any other, with Retry-After.
+  QUOTA_EXCEEDED: { code: 'too_many_requests', message: 'The request quota for this period is used up.', headers: { 'Retry-After': '1' } },
   // The function could not be run: transient, nothing was done. A function over its reserved
   // concurrency is the common case: Lambda answers the invoke with 429 TooManyRequestsException,
   // which API Gateway REST reports as this type ("Execution failed due to configuration error:
