@@ -43,14 +43,19 @@ describe('a conforming response', () => {
     ['GET', '/pets/abc', () => answer(400, error(400, 'validation_failed'), deprecation)],
     ['GET', '/pets?cursor=x', () => answer(400, error(400, 'invalid_cursor'))],
     ['GET', '/pets', () => answer(401, error(401, 'unauthorized'), { 'WWW-Authenticate': 'Bearer realm="petstore"' })],
-    // The web ACL's 401 has static headers only: no request id, and on getPet no deprecation headers.
+    // The web ACL's 401 has static headers only: no request id; its rule for getPet sends the deprecation headers.
     [
       'GET',
       '/pets/1',
       () =>
         new Response(JSON.stringify(error(401, 'unauthorized')), {
           status: 401,
-          headers: { 'Content-Type': 'application/json', Vary: 'Accept-Encoding', 'WWW-Authenticate': 'Bearer realm="petstore"' },
+          headers: {
+            'Content-Type': 'application/json',
+            Vary: 'Accept-Encoding',
+            'WWW-Authenticate': 'Bearer realm="petstore"',
+            ...deprecation,
+          },
         }),
     ],
     ['GET', '/pets/1', () => answer(401, error(401, 'unauthorized'), { 'WWW-Authenticate': 'Bearer realm="petstore"', ...deprecation })],
@@ -58,7 +63,7 @@ describe('a conforming response', () => {
     ['GET', '/pets', () => answer(503, error(503, 'service_unavailable'), { 'Retry-After': '2' })],
     // A 503 the gateway makes for getPet lacks the deprecation headers: documented as optional there.
     ['GET', '/pets/1', () => answer(503, error(503, 'service_unavailable'), { 'Retry-After': '1' })],
-    ['GET', '/pets', () => answer(429, error(429, 'too_many_requests'))],
+    ['GET', '/pets', () => answer(429, error(429, 'too_many_requests'), { 'Retry-After': '1' })],
     ['GET', '/nothing/here', () => answer(404, error(404, 'not_found'))],
     ['GET', '/pets/1/2', () => answer(404, error(404, 'not_found'))],
     [unserved('/pets'), '/pets', () => answer(405, error(405, 'method_not_allowed'), { Allow: allowedMethods('/pets').join(', ') })],
