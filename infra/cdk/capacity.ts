@@ -45,7 +45,10 @@ export const minimumUnreserved = (quota: number): number => Math.min(MINIMUM_UNR
 
 /** The lowest limit WAF accepts in a rate-based rule. */
 export const WAF_MINIMUM_LIMIT = 10;
-/** The window WAF's rate-based rules count over (the shortest it offers), in seconds. */
+/**
+ * The window WAF's rate-based rules count over, in seconds (60, 120, 300 or 600): the shortest, so
+ * the limits are per minute and a client that stops is let through again soonest.
+ */
 export const WAF_WINDOW_SECONDS = 60;
 
 /** The function that serves the reference page and its assets (`PetStore-<stage>-docs`). */

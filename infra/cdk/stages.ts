@@ -8,6 +8,7 @@
  * below (the check that fails the synth), and its meaning in `StageSettings`.
  */
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import * as z from 'zod';
 import { LOG_LEVELS, type LogLevel } from '#lib/log.ts';
 import { TIMEOUT_SECONDS } from './function-limits.ts';
@@ -86,6 +87,11 @@ export interface StageSettings extends CapacitySettings {
    */
   readonly webAcl: boolean;
   /**
+   * CIDR blocks a planned load test runs from: exempt from the web ACL's per-key and per-address
+   * rules only, never from the keyless rule, the docs rule or the gateway's throttles (docs/operators.md).
+   */
+  readonly loadTestSources: readonly string[];
+  /**
    * Production, for one deploy during an incident (`-c production.hotfix=true`): the canary
    * ignores its alarms, which are firing already, and shifts all traffic at once. Never in cdk.json.
    */
@@ -144,19 +150,32 @@ const percent = number('must be a percentage above 0, at most 100', 0, false, 10
 /** The most origins one stage allows: each is a mock status 201..299 (infra/cdk/constructs/cors-preflight.ts). */
 export const MAX_ALLOWED_ORIGINS = 99;
 const ORIGIN_ERROR = 'must be origins such as https://app.example.com (scheme, lower-case host, optional port; no path), comma-separated';
-/** A list from cdk.json, or `https://a.example,https://b.example` from `-c`. */
-const origins = z.preprocess(
-  (value) =>
-    typeof value === 'string'
-      ? value
-          .split(',')
-          .map((o) => o.trim())
-          .filter((o) => o !== '')
-      : value,
-  z
-    .array(z.string().check(z.regex(/^https?:\/\/[a-z0-9.-]+(?::\d{1,5})?$/, { error: ORIGIN_ERROR })), { error: ORIGIN_ERROR })
-    .check(z.maxLength(MAX_ALLOWED_ORIGINS, { error: `must list at most ${MAX_ALLOWED_ORIGINS} origins` })),
+/** A list from cdk.json, or `a,b` from `-c`, each item checked by `item`. */
+const list = (item: z.ZodString, error: string, max = Number.MAX_SAFE_INTEGER) =>
+  z.preprocess(
+    (value) =>
+      typeof value === 'string'
+        ? value
+            .split(',')
+            .map((o) => o.trim())
+            .filter((o) => o !== '')
+        : value,
+    z.array(item, { error }).check(z.maxLength(max, { error: `must list at most ${max}` })),
+  );
+const origins = list(
+  z.string().check(z.regex(/^https?:\/\/[a-z0-9.-]+(?::\d{1,5})?$/, { error: ORIGIN_ERROR })),
+  ORIGIN_ERROR,
+  MAX_ALLOWED_ORIGINS,
 );
+const CIDR_ERROR =
+  'must be CIDR blocks such as 198.51.100.7/32 or 2001:db8::/56 (prefix 1 to 32, or 1 to 128 for IPv6; WAF takes no /0), comma-separated';
+/** `address/prefix`, IPv4 or IPv6, any prefix but /0; an IP set holds up to 10,000 (docs/operators.md). */
+const isCidr = (text: string) => {
+  const [address = '', prefix = '', ...rest] = text.split('/');
+  const bits = { 4: 32, 6: 128 }[isIP(address)] ?? 0;
+  return rest.length === 0 && /^\d{1,3}$/.test(prefix) && Number(prefix) >= 1 && Number(prefix) <= bits;
+};
+const cidrs = list(z.string().check(z.refine(isCidr, { error: CIDR_ERROR })), CIDR_ERROR, 10_000);
 /** true/false from cdk.json, or `true`/`false` from `-c`. */
 const flag = z.preprocess(
   (value) => (value === 'true' ? true : value === 'false' ? false : value),
@@ -184,6 +203,7 @@ const stageContext = z.strictObject({
   tracing: flag,
   minimumCompressionSizeBytes: compressionSize,
   webAcl: flag,
+  loadTestSources: cidrs,
   hotfix: flag,
   alarmEmail: optionalText(z.string().check(z.regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, { error: 'is not an e-mail address' }))),
   domainName: optionalText(),
@@ -277,6 +297,7 @@ function settingsOf(stage: StageName, values: StageContext): StageSettings {
     stage,
     ...rest,
     allowedOrigins: [...new Set(allowedOrigins ?? [])],
+    loadTestSources: [...new Set(rest.loadTestSources)],
     ...(alarmEmail === undefined ? {} : { alarmEmail }),
     ...customDomain(stage, { domainName, certificateArn, hostedZoneId, hostedZoneName }),
     ...pinnedEnvironment(stage, { account, region }),

@@ -156,6 +156,8 @@ export const SETTING_EFFECTS: Readonly<Record<string, string>> = {
   reserveConcurrency:
     "reserve each function's need as its reserved concurrency (isolation from the account's other functions); off by default, since Lambda refuses reservations that leave fewer than 100 unreserved (all of a smaller quota), which a new account's quota cannot hold",
   webAcl: "the stage's AWS WAF web ACL with the per-client limits the capacity model derives",
+  loadTestSources:
+    'CIDR blocks a planned load test runs from, exempt from the per-key and per-address WAF rules only; a list in cdk.json or `-c staging.loadTestSources=198.51.100.7/32,2001:db8::/56` ([Load test a stage](#load-test-a-stage))',
   logRetentionDays:
     'retention of function, access and execution logs (a CloudWatch Logs retention value: 1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, …)',
   apiKeyCacheSeconds: '`API_KEY_CACHE_SECONDS` of the functions: how long a key lookup is cached (capped at 60 by the code)',
@@ -184,7 +186,7 @@ export function stageSettingsTable(): string {
   const missing = STAGE_SETTING_KEYS.filter((key) => !(key in SETTING_EFFECTS));
   if (missing.length > 0) throw new Error(`infra/docs/stage-tables.ts: no description for stage setting(s) ${missing.join(', ')}`);
   const stages = (cdkJsonContext()[STAGES_CONTEXT_KEY] ?? {}) as Record<string, Record<string, unknown>>;
-  const value = (v: unknown) => (v === undefined ? '—' : `\`${Array.isArray(v) ? v.join(',') : String(v)}\``);
+  const value = (v: unknown) => (v === undefined ? '—' : `\`${Array.isArray(v) ? v.join(',') || '[]' : String(v)}\``);
   const rows = STAGE_SETTING_KEYS.map((key) => [
     `\`${key}\``,
     ...STAGE_NAMES.map((stage) => value(stages[stage]?.[key])),

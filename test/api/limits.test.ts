@@ -2,7 +2,8 @@
  * The stage's limits end to end, over HTTP through local mode with its limits on: the staging
  * template with low capacity settings, so a client over a rate rule gets WAF's 429 in the Error
  * shape, and calls that outlast the duration budget fill a function's reservation and get the
- * gateway's 503.
+ * gateway's 503. And the staging template at its own settings with a declared load-test source:
+ * that source gets its methods' admission, an undeclared one the per-address rule.
  */
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -99,6 +100,62 @@ describe('the web ACL, from the template', () => {
     await expectRateLimited(await getFrom('127.0.0.1', `${url}/openapi.json`));
     await expectRateLimited(await getFrom('127.0.0.1', `${url}/docs`));
     expect((await getFrom('127.0.0.2', `${url}/openapi.json`)).status).toBe(200);
+  });
+});
+
+describe('a declared load-test source, on the staging template at its own settings', () => {
+  const DECLARED = '127.0.0.2';
+  const model = stageCapacity(readStageSettings('staging', () => undefined));
+  const { rateLimit: r, burstLimit: B } = model.apiThrottle;
+  const perIp = model.webAcl.perIpPerMinute;
+  /** Seconds at r after the burst: past the per-address limit by half again, well inside WAF's minute. */
+  const seconds = Math.ceil((1.5 * (perIp - B)) / r);
+  const total = B + r * seconds;
+
+  /** B requests at once, then r a second (each sent when due, whatever came back): their answers. */
+  async function atTheModelsRate(from: string, url: string, apiKey: string) {
+    const start = performance.now();
+    const answers: Promise<Response>[] = [];
+    for (let i = 0; i < total; i++) {
+      const wait = start + (Math.max(0, i - B + 1) * 1000) / r - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      answers.push(getFrom(from, url, { Authorization: `Bearer ${apiKey}` }));
+    }
+    const statuses = await Promise.all(
+      answers.map(async (answer) => {
+        const res = await answer;
+        // WAF's 429 says a minute; the gateway's bucket, a second.
+        return res.headers.get('retry-after') === '60' ? 'waf' : res.status;
+      }),
+    );
+    return { admitted: statuses.filter((s) => s !== 429 && s !== 'waf').length, waf: statuses.filter((s) => s === 'waf').length };
+  }
+
+  it("reaches 90 % of a method's admission past its burst, while an undeclared source is held to the per-address rule", async () => {
+    const staging = await synthesizeStageTemplate('staging', { 'staging.loadTestSources': `${DECLARED}/32` });
+    // The functions answer at once: what is measured is the edge and the buckets, on a busy machine too.
+    const ok: ProxyHandler = async () => ({ statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: '[]' });
+    const stack = await startLocalStack({
+      port: 0,
+      dataDir: ':memory:',
+      template: staging,
+      throttling: true,
+      handlers: { 'list-pets': ok, 'get-pet': ok },
+    });
+    stacks.push(stack);
+    // Two methods, two buckets: the two sources run at once without sharing one.
+    const [declared, undeclared] = await Promise.all([
+      atTheModelsRate(DECLARED, `${stack.url}/pets`, generateApiKey()),
+      atTheModelsRate('127.0.0.3', `${stack.url}/pets/1`, generateApiKey()),
+    ]);
+    console.log(
+      `declared ${DECLARED}: ${declared.admitted} of ${total} admitted (${((declared.admitted - B) / seconds).toFixed(1)} req/s past the burst ${B}, r = ${r}); ` +
+        `undeclared: ${undeclared.admitted} admitted, ${undeclared.waf} WAF 429s (per-address limit ${perIp}/min)`,
+    );
+    expect(declared.waf).toBe(0);
+    expect(declared.admitted).toBeGreaterThanOrEqual(0.9 * total);
+    expect(undeclared.admitted).toBeLessThanOrEqual(perIp);
+    expect(undeclared.waf).toBeGreaterThanOrEqual(total - perIp);
   });
 });
 

@@ -13,7 +13,6 @@ import {
   DOCS_PAGE_LOAD_REQUESTS,
   MINIMUM_UNRESERVED_CONCURRENCY,
   WAF_MINIMUM_LIMIT,
-  WAF_WINDOW_SECONDS,
   apiThrottle,
   capacityProblems,
   comparedWith,
@@ -23,7 +22,6 @@ import {
   minimumUnreserved,
   stageCapacity,
 } from '../../infra/cdk/capacity.ts';
-import { WEB_ACL_WINDOW_SECONDS } from '../../infra/cdk/constructs/web-acl.ts';
 import { STAGE_NAMES, readStageSettings } from '../../infra/cdk/stages.ts';
 
 const base: CapacitySettings = {
@@ -105,7 +103,6 @@ describe('the capacity model', () => {
   });
 
   it("derives WAF's limits: a key gets one burst plus its share of a minute's rate, an address the same, the docs a share of theirs", () => {
-    expect(WAF_WINDOW_SECONDS).toBe(WEB_ACL_WINDOW_SECONDS);
     const { rateLimit: r, burstLimit: b } = apiThrottle(base);
     const perKey = b + Math.ceil(0.1 * 60 * r);
     expect(stageCapacity(base).webAcl).toEqual({ perKeyPerMinute: perKey, perIpPerMinute: perKey, docsPerIpPerMinute: 30 });

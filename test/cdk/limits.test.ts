@@ -14,7 +14,6 @@ import {
   RATE_LIMITED_BODY_KEY,
   resourcePathPattern,
   UNAUTHORIZED_BODY_KEY,
-  WEB_ACL_WINDOW_SECONDS,
 } from '../../infra/cdk/constructs/web-acl.ts';
 import { routes } from '#lib/routes.ts';
 import { deprecationHeaders } from '#lib/http/deprecation.ts';
@@ -22,7 +21,7 @@ import { COMMON_RESPONSE_HEADERS } from '#lib/http/response.ts';
 import { getPet } from '#lib/operations/get-pet.ts';
 import { operations } from '#lib/operations.ts';
 import { REFERENCE_PAGE_RESOURCES } from '#lib/openapi/reference-page.ts';
-import { fmt, minimumApiConcurrency, stageCapacity } from '../../infra/cdk/capacity.ts';
+import { fmt, minimumApiConcurrency, stageCapacity, WAF_WINDOW_SECONDS } from '../../infra/cdk/capacity.ts';
 import { buildApp } from '../../infra/cdk/app.ts';
 import { cdkJsonContext, readStageSettings, STAGE_NAMES, type StageName } from '../../infra/cdk/stages.ts';
 import { logicalId, resourcesOf, synth } from './synth.ts';
@@ -31,9 +30,12 @@ const app = synth();
 /** What every answer carries, the web ACL's included. */
 const common = Object.entries(COMMON_RESPONSE_HEADERS).map(([Name, Value]) => ({ Name, Value }));
 const reserving = synth({ context: { 'staging.reserveConcurrency': 'true', 'production.reserveConcurrency': 'true' } });
+/** Production with load-test sources of both address versions declared. */
+const declared = synth({ context: { 'production.loadTestSources': '198.51.100.7/32, 203.0.113.0/24,2001:db8::/56' } });
 afterAll(() => {
   app.cleanup();
   reserving.cleanup();
+  declared.cleanup();
 });
 
 describe('the web ACL', () => {
@@ -70,8 +72,8 @@ describe('the web ACL', () => {
     };
     VisibilityConfig: { MetricName: string; SampledRequestsEnabled: boolean };
   };
-  const aclProps = () => {
-    const [acl] = Object.values(resourcesOf(production, 'AWS::WAFv2::WebACL'));
+  const aclProps = (template = production) => {
+    const [acl] = Object.values(resourcesOf(template, 'AWS::WAFv2::WebACL'));
     return acl?.Properties as Record<string, unknown> & {
       Rules: Rule[];
       CustomResponseBodies: Record<string, { ContentType: string; Content: string }>;
@@ -121,6 +123,36 @@ describe('the web ACL', () => {
       Limit: limits.perKeyPerMinute,
       EvaluationWindowSec: 60,
     });
+  });
+
+  it('exempts declared load-test sources, an IP set per address version, from the per-address and per-key rules only; none by default', () => {
+    for (const stage of STAGE_NAMES) app.templates[stage].resourceCountIs('AWS::WAFv2::IPSet', 0);
+    {
+      const template = declared.templates.production;
+      const sets = resourcesOf(template, 'AWS::WAFv2::IPSet');
+      expect(Object.values(sets).map((s) => s.Properties)).toEqual([
+        expect.objectContaining({ Scope: 'REGIONAL', IPAddressVersion: 'IPV4', Addresses: ['198.51.100.7/32', '203.0.113.0/24'] }),
+        expect.objectContaining({ Scope: 'REGIONAL', IPAddressVersion: 'IPV6', Addresses: ['2001:db8::/56'] }),
+      ]);
+      const rules = aclProps(template).Rules;
+      const exempt = {
+        NotStatement: {
+          Statement: {
+            OrStatement: {
+              Statements: Object.keys(sets).map((id) => ({ IPSetReferenceStatement: { Arn: { 'Fn::GetAtt': [id, 'Arn'] } } })),
+            },
+          },
+        },
+      };
+      for (const r of rules) {
+        const scopeDown = r.Statement.RateBasedStatement?.ScopeDownStatement;
+        // Only the two per-client rules; the keyless rules, the docs rule and the gateway's throttles stay.
+        if (r.Name === 'per-source-ip' || r.Name === 'per-api-key') expect(scopeDown).toEqual(exempt);
+        else expect(JSON.stringify(r)).not.toContain('IPSetReferenceStatement');
+      }
+      // The rest of the web ACL is as without the declaration.
+      expect(rules.map((r) => r.Name)).toEqual(aclProps().Rules.map((r) => r.Name));
+    }
   });
 
   /** The path regex and the transformations of each statement on the URI path in `statement`. */
@@ -243,7 +275,8 @@ describe('the web ACL', () => {
   it("stays far below the web ACL's capacity: 1,500 WCUs in the base price, by AWS's cost of each statement", () => {
     // Regex match 3, string match EXACTLY 2, each text transformation 10 (NONE counted too, to be
     // safe), a rate-based rule 2 plus 30 per custom key plus its scope-down; logical statements add
-    // their statements' (https://docs.aws.amazon.com/waf/latest/developerguide/aws-waf-capacity-units.html).
+    // their statements' (https://docs.aws.amazon.com/waf/latest/developerguide/aws-waf-capacity-units.html);
+    // an IP set reference 1 (https://docs.aws.amazon.com/waf/latest/developerguide/waf-rule-statement-type-ipset-match.html).
     const transformations = (s: Record<string, unknown>) => 10 * ((s.TextTransformations as unknown[] | undefined)?.length ?? 0);
     const wcu = (statement: Record<string, Record<string, unknown>>): number => {
       const [[type, s]] = Object.entries(statement) as [[string, Record<string, unknown>]];
@@ -251,6 +284,7 @@ describe('the web ACL', () => {
       if (type === 'AndStatement' || type === 'OrStatement') return nested(s.Statements);
       if (type === 'NotStatement') return nested([s.Statement]);
       if (type === 'RegexMatchStatement') return 3 + transformations(s);
+      if (type === 'IPSetReferenceStatement') return 1;
       if (type === 'ByteMatchStatement' && s.PositionalConstraint === 'EXACTLY') return 2 + transformations(s);
       if (type === 'RateBasedStatement') {
         const keys = (s.CustomKeys ?? []) as { Header: Record<string, unknown> }[];
@@ -260,7 +294,8 @@ describe('the web ACL', () => {
       }
       throw new Error(`no WCU rule for ${type}`);
     };
-    const total = aclProps().Rules.reduce((sum, r) => sum + wcu(r.Statement), 0);
+    // With every optional part on: load-test sources of both address versions declared.
+    const total = aclProps(declared.templates.production).Rules.reduce((sum, r) => sum + wcu(r.Statement), 0);
     expect(total).toBeLessThan(500);
   });
 
@@ -275,7 +310,7 @@ describe('the web ACL', () => {
             ResponseCode: 429,
             CustomResponseBodyKey: RATE_LIMITED_BODY_KEY,
             ResponseHeaders: expect.arrayContaining([
-              { Name: 'Retry-After', Value: String(WEB_ACL_WINDOW_SECONDS) },
+              { Name: 'Retry-After', Value: String(WAF_WINDOW_SECONDS) },
               { Name: 'Cache-Control', Value: 'no-store' },
             ]),
           },

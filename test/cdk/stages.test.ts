@@ -63,6 +63,21 @@ describe('stage settings', () => {
     ]);
   });
 
+  it('reads load-test sources, IPv4 and IPv6 CIDR blocks, from a list or a comma-separated -c value; none by default', () => {
+    expect(read('staging').loadTestSources).toEqual([]);
+    expect(read('staging', { 'staging.loadTestSources': '198.51.100.7/32, 2001:db8::/56,198.51.100.7/32' }).loadTestSources).toEqual([
+      '198.51.100.7/32',
+      '2001:db8::/56',
+    ]);
+  });
+
+  it.each(['0.0.0.0/0', '198.51.100.7', '198.51.100.7/33', '2001:db8::/129', 'example.com/32', '198.51.100.7/32/1'])(
+    'refuses %s as a load-test source',
+    (cidr) => {
+      expect(() => read('staging', { 'staging.loadTestSources': cidr })).toThrow(/loadTestSources" must be CIDR blocks such as/);
+    },
+  );
+
   it('reads the compression threshold, 0 included (compress everything)', () => {
     expect(read('staging').minimumCompressionSizeBytes).toBe(1024);
     expect(read('staging', { 'staging.minimumCompressionSizeBytes': '0' }).minimumCompressionSizeBytes).toBe(0);

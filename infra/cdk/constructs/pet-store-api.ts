@@ -208,6 +208,7 @@ export class PetStoreApi extends Construct {
         stage: this.api.deploymentStage,
         baseUrl: this.baseUrl,
         ...capacity.webAcl,
+        loadTestSources: settings.loadTestSources,
       });
     }
 

@@ -15,12 +15,16 @@
  * 4. `docs-per-source-ip`: requests per address to the docs routes, whose method throttle is one
  *    bucket all clients share.
  *
+ * Addresses a stage declares as a load test's sources (`loadTestSources`) are exempt from rules 2
+ * and 3 only: their scope-down statement skips the stage's IP sets (docs/operators.md).
+ *
  * The rate rules answer 429 in the service's Error shape with `Retry-After`. WAF's custom response
  * takes precedence over the gateway's WAF_FILTERED response, so that one never answers these.
  */
+import { isIP } from 'node:net';
 import { Fn, Stack, Token } from 'aws-cdk-lib';
 import type { CfnStage, Stage } from 'aws-cdk-lib/aws-apigateway';
-import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
+import { CfnIPSet, CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { API_KEY_PATTERN } from '#lib/auth/api-keys.ts';
 import { BEARER_CHALLENGE, BEARER_SCHEME } from '#lib/http/bearer-auth.ts';
@@ -29,13 +33,8 @@ import { COMMON_RESPONSE_HEADERS } from '#lib/http/response.ts';
 import { REFERENCE_PAGE_RESOURCES } from '#lib/openapi/reference-page.ts';
 import { type ApiOperation, operations } from '#lib/operations.ts';
 import { API_BASE_PATH } from '#lib/routes.ts';
+import { WAF_WINDOW_SECONDS } from '../capacity.ts';
 import { errorBody } from './gateway-responses.ts';
-
-/**
- * WAF counts each rule's requests over this many seconds (60, 120, 300 or 600): the shortest, so
- * the limits are per minute and a client that stops is let through again soonest.
- */
-export const WEB_ACL_WINDOW_SECONDS = 60;
 
 /** Keys of the custom response bodies the rules' Block actions send. */
 export const RATE_LIMITED_BODY_KEY = 'too_many_requests';
@@ -66,6 +65,8 @@ export interface WebAclProps {
   readonly perIpPerMinute: number;
   /** Requests per minute one source IP may make to the docs routes. */
   readonly docsPerIpPerMinute: number;
+  /** CIDR blocks exempt from the per-address and per-key rules (a declared load test's sources). */
+  readonly loadTestSources: readonly string[];
 }
 
 type Statement = CfnWebACL.StatementProperty;
@@ -192,9 +193,9 @@ export class WebAcl extends Construct {
       return { block: { customResponse: { responseCode, customResponseBodyKey, responseHeaders } } };
     };
     // A client that waits one window finds its count below the limit again.
-    const rateLimited = block(429, RATE_LIMITED_BODY_KEY, { 'Retry-After': String(WEB_ACL_WINDOW_SECONDS) });
+    const rateLimited = block(429, RATE_LIMITED_BODY_KEY, { 'Retry-After': String(WAF_WINDOW_SECONDS) });
     const rateBased = (limit: number, key: Partial<CfnWebACL.RateBasedStatementProperty>): Statement => ({
-      rateBasedStatement: { limit, evaluationWindowSec: WEB_ACL_WINDOW_SECONDS, aggregateKeyType: 'IP', ...key },
+      rateBasedStatement: { limit, evaluationWindowSec: WAF_WINDOW_SECONDS, aggregateKeyType: 'IP', ...key },
     });
     const malformedKey: Statement = { notStatement: { statement: regex({ singleHeader: { Name: 'authorization' } }, bearerKeyPattern()) } };
     const keyless = (ops: readonly ApiOperation[], extra: Record<string, string>) => ({
@@ -206,12 +207,26 @@ export class WebAcl extends Construct {
       const { Link, ...fixed } = deprecationHeaders(d, `\${BaseUrl}${d.successor}`);
       return { ...fixed, Link: Fn.sub(Link, { BaseUrl: props.baseUrl }) };
     };
+    // One IP set per address version a declared source uses; the per-client rules count only requests from outside them.
+    const ipSets = (['IPV4', 'IPV6'] as const).flatMap((ipAddressVersion) => {
+      const addresses = props.loadTestSources.filter((cidr) => isIP(cidr.split('/')[0] ?? '') === (ipAddressVersion === 'IPV4' ? 4 : 6));
+      if (addresses.length === 0) return [];
+      const set = new CfnIPSet(this, `LoadTestSources${ipAddressVersion}`, {
+        name: `${name}-load-test-sources-${ipAddressVersion.toLowerCase()}`,
+        scope: 'REGIONAL',
+        ipAddressVersion,
+        addresses: [...addresses],
+      });
+      return [{ ipSetReferenceStatement: { arn: set.attrArn } }];
+    });
+    const undeclared = ipSets.length === 0 ? {} : { scopeDownStatement: { notStatement: { statement: anyOf(ipSets) } } };
     const rules: { statement: Statement; action: CfnWebACL.RuleActionProperty }[] = [
       keyless(current, {}),
       ...deprecated.map((o) => keyless([o], deprecatedHeaders(o.deprecation))),
-      { statement: rateBased(props.perIpPerMinute, {}), action: rateLimited },
+      { statement: rateBased(props.perIpPerMinute, undeclared), action: rateLimited },
       {
         statement: rateBased(props.perKeyPerMinute, {
+          ...undeclared,
           aggregateKeyType: 'CUSTOM_KEYS',
           customKeys: [{ header: { name: 'authorization', textTransformations: API_KEY_TRANSFORMATIONS } }],
         }),

@@ -5,6 +5,7 @@
  * evaluate; any other is refused at load), and the functions the integrations invoke. Nothing here
  * knows the Pet Store's routes: whatever the CDK app synthesizes is what local mode serves.
  */
+import { BlockList } from 'node:net';
 
 export interface CfnTemplate {
   readonly Resources: Readonly<Record<string, CfnResource>>;
@@ -95,6 +96,8 @@ export type WafStatement =
   | { readonly and: readonly WafStatement[] }
   | { readonly or: readonly WafStatement[] }
   | { readonly not: WafStatement }
+  /** An IP set's addresses, matched against the request's source IP. */
+  | { readonly ipSet: BlockList }
   | {
       readonly byteMatch: InspectedField & {
         readonly constraint: 'EXACTLY' | 'STARTS_WITH' | 'ENDS_WITH' | 'CONTAINS';
@@ -286,11 +289,13 @@ function readWebAcl(apiId: string, stageId: string, resources: CfnTemplate['Reso
             limit: Number(rate.Limit),
             windowSeconds: Number(rate.EvaluationWindowSec ?? 300),
             key: rateKey(where, rate),
-            ...(rate.ScopeDownStatement === undefined ? {} : { scopeDown: readStatement(`${where} scope-down`, rate.ScopeDownStatement) }),
+            ...(rate.ScopeDownStatement === undefined
+              ? {}
+              : { scopeDown: readStatement(`${where} scope-down`, rate.ScopeDownStatement, resources) }),
           },
         };
       }
-      return { name: String(rule.Name), response, match: readStatement(where, statement) };
+      return { name: String(rule.Name), response, match: readStatement(where, statement, resources) };
     });
   return { rules };
 }
@@ -342,18 +347,32 @@ function rateKey(where: string, statement: Readonly<Record<string, unknown>>): R
 }
 
 /** A statement of the template, refused at load when local mode cannot evaluate it as WAF does. */
-function readStatement(where: string, value: unknown): WafStatement {
+function readStatement(where: string, value: unknown, resources: CfnTemplate['Resources']): WafStatement {
   const entries = isRecord(value) ? Object.entries(value) : [];
   const [type, props] = entries.length === 1 ? (entries[0] as [string, unknown]) : ['', undefined];
   const inner = isRecord(props) ? props : {};
-  const statements = () => ((inner.Statements ?? []) as unknown[]).map((s) => readStatement(where, s));
+  const statements = () => ((inner.Statements ?? []) as unknown[]).map((s) => readStatement(where, s, resources));
   switch (type) {
     case 'AndStatement':
       return { and: statements() };
     case 'OrStatement':
       return { or: statements() };
     case 'NotStatement':
-      return { not: readStatement(where, inner.Statement) };
+      return { not: readStatement(where, inner.Statement, resources) };
+    case 'IPSetReferenceStatement': {
+      // An IP set of this template, matched against the source IP (no forwarded-IP header).
+      const [setId] = references(inner.Arn);
+      const set = setId === undefined ? undefined : resources[setId];
+      if (set?.Type !== 'AWS::WAFv2::IPSet' || inner.IPSetForwardedIPConfig !== undefined) {
+        throw new Error(`${where}: local mode matches the source IP against an IP set of this template only`);
+      }
+      const ipSet = new BlockList();
+      for (const cidr of (set.Properties?.Addresses ?? []) as string[]) {
+        const [address = '', prefix] = cidr.split('/');
+        ipSet.addSubnet(address, Number(prefix), set.Properties?.IPAddressVersion === 'IPV6' ? 'ipv6' : 'ipv4');
+      }
+      return { ipSet };
+    }
     case 'ByteMatchStatement': {
       const constraint = String(inner.PositionalConstraint);
       if (constraint !== 'EXACTLY' && constraint !== 'STARTS_WITH' && constraint !== 'ENDS_WITH' && constraint !== 'CONTAINS') {
@@ -373,7 +392,7 @@ function readStatement(where: string, value: unknown): WafStatement {
     }
     default:
       throw new Error(
-        `${where}: local mode does not evaluate ${type || JSON.stringify(value)} (it evaluates And, Or, Not, ByteMatch and RegexMatch statements)`,
+        `${where}: local mode does not evaluate ${type || JSON.stringify(value)} (it evaluates And, Or, Not, IPSetReference, ByteMatch and RegexMatch statements)`,
       );
   }
 }

@@ -2,8 +2,8 @@
  * A web ACL on the stage, from the template: its rules in priority order, each a rate-based rule
  * or one that blocks what its statement matches; the first rule that blocks answers with its Block
  * response, as a terminating action ends WAF's evaluation. Statements inspect the URI path, the
- * method or one header after their text transformations; a missing header matches nothing and is
- * not counted by a rule that aggregates on it.
+ * method or one header after their text transformations, or the source IP against an IP set; a
+ * missing header matches nothing and is not counted by a rule that aggregates on it.
  *
  * A rate-based rule counts the requests its scope-down statement matches (all, without one) per
  * aggregation key over its window. The count is a sliding window estimated from the current and
@@ -11,6 +11,7 @@
  * which detects a rate with a delay (usually under 30 s) and only near the limit, this blocks the
  * first request over it.
  */
+import { isIPv6 } from 'node:net';
 import type { InspectedField, TextTransformation, WafStatement, WebAclDefinition, WebAclRule } from './template.ts';
 
 interface Counter {
@@ -72,6 +73,7 @@ export function matches(statement: WafStatement, request: InspectedRequest): boo
   if ('and' in statement) return statement.and.every((s) => matches(s, request));
   if ('or' in statement) return statement.or.some((s) => matches(s, request));
   if ('not' in statement) return !matches(statement.not, request);
+  if ('ipSet' in statement) return statement.ipSet.check(request.sourceIp, isIPv6(request.sourceIp) ? 'ipv6' : 'ipv4');
   if ('regexMatch' in statement) {
     const value = inspect(statement.regexMatch, request);
     return value !== undefined && statement.regexMatch.pattern.test(value);
