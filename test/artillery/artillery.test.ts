@@ -31,6 +31,13 @@ let apiKey: string;
 beforeAll(async () => {
   apiKey = generateApiKey();
   stack = await startLocalStack({ port: 0, dataDir: ':memory:', apiKey });
+  // A stage has pets: a get finds one from its first list.
+  const seed = await fetch(`${stack.url}/pets`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
+  });
+  expect(seed.status).toBe(201);
 });
 
 afterAll(async () => {
