@@ -1,6 +1,6 @@
 /**
  * `npm run test:artillery`: the load test's scenario run by Artillery, which only this suite installs
- * (infra/artillery, about 590 MB): kept out of `npm test`.
+ * (test/artillery, about 590 MB): kept out of `npm test`.
  */
 import { defineConfig } from 'vitest/config';
 import base from './vitest.config.ts';
@@ -8,7 +8,7 @@ import base from './vitest.config.ts';
 export default defineConfig({
   test: {
     ...base.test,
-    include: ['test/artillery/**/*.test.ts'],
+    include: ['test/distributed/**/*.test.ts'],
     exclude: ['**/node_modules/**'],
   },
 });

@@ -2,7 +2,7 @@
  * Past one machine: the load test's scenario exported as an Artillery script (`--artillery`) and run
  * by Artillery's local runner against local mode, as `run-fargate` and `run-lambda` run it on each
  * worker. Its creates are the run's pets, which the cleanup finds. Artillery is installed by this
- * suite only: `npm run test:artillery` (its own package, infra/artillery/package.json).
+ * suite only: `npm run test:artillery` (its own package, test/artillery/package.json).
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { generateApiKey } from '#lib/auth/api-keys.ts';
 import { type LocalStack, startLocalStack } from '../../infra/local/local-stack.ts';
 
 const script = (name: string) => fileURLToPath(new URL(name, import.meta.url));
-const ARTILLERY = script('../../infra/artillery/node_modules/artillery/bin/run');
+const ARTILLERY = script('../artillery/node_modules/artillery/bin/run');
 const dir = mkdtempSync(path.join(tmpdir(), 'artillery-'));
 
 function run(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -53,7 +53,10 @@ describe('the scenario on Artillery', () => {
       '--base-url',
       stack.url,
       '--ramp',
-      '2:6',
+      '4:10',
+      // Even weights: a few seconds make each operation many times over.
+      '--mix',
+      'list:1,get:1,create:1',
       '--steps',
       '2',
       '--duration',
