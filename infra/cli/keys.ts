@@ -17,6 +17,7 @@ import {
   parseDuration,
 } from '#lib/auth/api-keys.ts';
 import { DynamoDbApiKeyStore } from '#lib/store/dynamodb-api-key-store.ts';
+import { table } from './command-line.ts';
 import { openTable, TABLE_TARGET_OPTIONS } from './stage-tables.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -107,15 +108,7 @@ function formatTable(records: ApiKeyRecord[]): string {
       r.revokedAt ? `revoked ${r.revokedAt}` : r.expiresAt && Date.parse(r.expiresAt) <= Date.now() ? 'expired' : 'active',
     ]),
   ];
-  const widths = rows.reduce<number[]>((max, row) => row.map((cell, i) => Math.max(max[i] ?? 0, cell.length)), []);
-  return rows
-    .map((row) =>
-      row
-        .map((cell, i) => cell.padEnd(widths[i] ?? 0))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
+  return table(rows);
 }
 
 if (import.meta.main) {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { chartSvg } from './loadtest/chart.ts';
 import { stageModel } from './loadtest/model.ts';
 import { HELP, parseOptions } from './loadtest/options.ts';
-import { evaluate, formatReport, measured, resultJson } from './loadtest/report.ts';
+import { evaluate, formatReport, resultJson } from './loadtest/report.ts';
 import { preflight, runLoad } from './loadtest/run.ts';
 import { artilleryScript, newRunId, phases } from './loadtest/scenario.ts';
 import { UsageError } from './usage-error.ts';
@@ -45,13 +45,12 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   const model = options.stage === undefined ? undefined : await stageModel(options.stage);
   const result = await runLoad(options, runId, { knownIds: check.ids, progress: (line) => process.stderr.write(`${line}\n`) });
-  const { tally, seconds } = measured(result);
-  const json = resultJson(result, options, evaluate(tally, options.slo), model);
+  const json = resultJson(result, options, evaluate(result.measured, options.slo), model);
   mkdirSync(options.outDir, { recursive: true });
   const file = path.join(options.outDir, runId);
   writeFileSync(`${file}.json`, `${JSON.stringify(json, null, 1)}\n`);
   writeFileSync(`${file}.svg`, chartSvg(json));
-  process.stdout.write(`\n${formatReport(json, seconds, model)}result: ${file}.json, chart: ${file}.svg\n`);
+  process.stdout.write(`\n${formatReport(json, result.measuredSeconds, model)}result: ${file}.json, chart: ${file}.svg\n`);
   if (options.ramp) return EXIT.met;
   process.stdout.write(json.verdict.met ? 'RESULT: SLO met\n' : 'RESULT: SLO MISSED\n');
   return json.verdict.met ? EXIT.met : EXIT.missed;

@@ -11,7 +11,6 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '#lib/auth/api-keys.ts';
 import { parseOptions } from '../../infra/cli/loadtest/options.ts';
-import { measured } from '../../infra/cli/loadtest/report.ts';
 import { runLoad } from '../../infra/cli/loadtest/run.ts';
 
 const fixture = (name: string) => readFileSync(fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url)));
@@ -42,7 +41,7 @@ describe('the load test against a server with a certificate nobody trusts', () =
     const options = parseOptions(['--base-url', baseUrl, '--api-key', apiKey, '--duration', '1', '--connections', '2']);
     if (options === 'help') throw new Error('unexpected --help');
     const result = await runLoad(options, 'tlstest');
-    const { tally } = measured(result);
+    const tally = result.measured;
     expect(tally.select((_, outcome) => outcome !== 'network').requests).toBe(0);
     expect(tally.select((_, outcome) => outcome === 'network').requests).toBeGreaterThan(0);
     expect(requestsSeen).toBe(0);

@@ -5,19 +5,6 @@
 import { OUTCOMES, type Outcome } from './layers.ts';
 import type { ResultJson } from './report.ts';
 
-const COLOURS: Record<Outcome, string> = {
-  ok: '#2e7d32',
-  'edge-401': '#8e24aa',
-  'edge-429': '#d81b60',
-  'throttle-429': '#f57c00',
-  'lambda-503': '#6d4c41',
-  'store-503': '#c0a000',
-  'timeout-504': '#455a64',
-  '5xx': '#c62828',
-  '4xx': '#1565c0',
-  network: '#000000',
-  timeout: '#9e9e9e',
-};
 const W = 960;
 const LEFT = 70;
 const PLOT = W - LEFT - 180;
@@ -42,14 +29,16 @@ export function chartSvg(json: ResultJson): string {
       if (v === 0) return [];
       base += v;
       return [
-        `<rect x="${f(x(s.t))}" y="${f(yRate(base))}" width="${f(PLOT / n)}" height="${f((v / maxRate) * TOP.h)}" fill="${COLOURS[o]}"><title>${s.t} s ${o}: ${v}</title></rect>`,
+        `<rect x="${f(x(s.t))}" y="${f(yRate(base))}" width="${f(PLOT / n)}" height="${f((v / maxRate) * TOP.h)}" fill="${OUTCOMES[o][1]}"><title>${s.t} s ${o}: ${v}</title></rect>`,
       ];
     });
   });
   const lines = outcomes.flatMap((o) => {
     const points = seconds.flatMap((s) => (s.outcomes[o]?.p99 == null ? [] : [`${f(x(s.t + 0.5))},${f(yMs(s.outcomes[o]?.p99 ?? 0))}`]));
     return points.length
-      ? [`<polyline class="p99" data-outcome="${o}" points="${points.join(' ')}" fill="none" stroke="${COLOURS[o]}" stroke-width="1.5"/>`]
+      ? [
+          `<polyline class="p99" data-outcome="${o}" points="${points.join(' ')}" fill="none" stroke="${OUTCOMES[o][1]}" stroke-width="1.5"/>`,
+        ]
       : [];
   });
   const phases = json.phases.flatMap((p) => [
@@ -64,7 +53,7 @@ export function chartSvg(json: ResultJson): string {
   const msAxis = Array.from({ length: Math.log10(maxMs) + 1 }, (_, i) => label(yMs(10 ** i), `${10 ** i} ms`));
   const legend = outcomes.map(
     (o, i) =>
-      `<rect x="${LEFT + PLOT + 20}" y="${TOP.y + i * 18}" width="12" height="12" fill="${COLOURS[o]}"/><text x="${LEFT + PLOT + 38}" y="${TOP.y + i * 18 + 10}" font-size="11">${o}</text>`,
+      `<rect x="${LEFT + PLOT + 20}" y="${TOP.y + i * 18}" width="12" height="12" fill="${OUTCOMES[o][1]}"/><text x="${LEFT + PLOT + 38}" y="${TOP.y + i * 18 + 10}" font-size="11">${o}</text>`,
   );
   const ticks = Array.from({ length: 6 }, (_, i) => Math.round((i * n) / 5)).map(
     (t) => `<text x="${f(x(t))}" y="${BOTTOM.y + BOTTOM.h + 16}" font-size="10" text-anchor="middle">${t} s</text>`,

@@ -11,7 +11,7 @@ import { Latencies } from './latency.ts';
 import { classify, type Outcome } from './layers.ts';
 import { CATEGORY_IDS, type LoadTestOptions, OPERATIONS, type Operation, type Phase, phases, request, STATUSES } from './scenario.ts';
 
-/** Ids remembered for `get`: the most recent ones, in a ring. */
+/** Ids remembered for `get`: the most recent ones. */
 const MAX_KNOWN_IDS = 10_000;
 
 /** Answers by operation and outcome, with their latencies; a request without an answer has no operation. */
@@ -31,15 +31,6 @@ export class Tally {
     const cells = [...this.cells].filter(([key]) => keep(...(key.split(' ') as [string, Outcome]))).map(([, cell]) => cell);
     return { requests: cells.reduce((sum, c) => sum + c.requests, 0), latencies: Latencies.merge(cells.map((c) => c.latencies)) };
   }
-
-  static merge(tallies: readonly Tally[]): Tally {
-    const merged = new Tally();
-    for (const [key, cell] of tallies.flatMap((t) => [...t.cells])) {
-      const into = merged.cells.get(key) ?? { requests: 0, latencies: new Latencies() };
-      merged.cells.set(key, { requests: into.requests + cell.requests, latencies: Latencies.merge([into.latencies, cell.latencies]) });
-    }
-    return merged;
-  }
 }
 
 export interface RunPhase extends Phase {
@@ -55,6 +46,9 @@ export interface LoadTestResult {
   readonly phases: readonly RunPhase[];
   /** `seconds[i]`: the answers that arrived in the run's second i. */
   readonly seconds: readonly Tally[];
+  /** Every phase's but the warm-up's, and how long they ran. */
+  readonly measured: Tally;
+  readonly measuredSeconds: number;
   /** Pets this run created (201), all named `loadtest-<runId>-<n>`. */
   readonly createdPets: number;
 }
@@ -90,7 +84,7 @@ export async function preflight(options: Pick<LoadTestOptions, 'baseUrl' | 'apiK
     const excerpt = text.replaceAll(options.apiKey, '<api key>').slice(0, 200);
     return { ok: false, message: `GET ${url} answered ${response.status}: ${excerpt}${hint}` };
   }
-  const ids = petIds(text);
+  const ids = text.trimStart().startsWith('[') ? petIds(text) : undefined;
   if (ids === undefined) return { ok: false, message: `GET ${url} did not answer with a JSON array of pets; is this the Pet Store API?` };
   return { ok: true, ids };
 }
@@ -104,22 +98,17 @@ export interface RunHooks {
 
 export async function runLoad(options: LoadTestOptions, runId: string, hooks: RunHooks = {}): Promise<LoadTestResult> {
   const basePath = options.baseUrl.pathname.replace(/\/+$/, '');
-  const ids: number[] = [];
-  let nextId = 0;
-  const remember = (id: number) => {
-    if (ids.length < MAX_KNOWN_IDS) ids.push(id);
-    else ids[nextId++ % MAX_KNOWN_IDS] = id;
-  };
-  for (const id of hooks.knownIds ?? []) remember(id);
-
+  const ids = [...(hooks.knownIds ?? [])];
+  const remember = (found: readonly number[] = []) => ids.splice(0, Math.max(0, ids.push(...found) - MAX_KNOWN_IDS));
   const total = OPERATIONS.reduce((sum, op) => sum + options.mix[op], 0);
   const pick = (): Operation => {
     let r = Math.random() * total;
-    for (const op of OPERATIONS) {
-      r -= options.mix[op];
-      if (r < 0) return op;
-    }
-    return 'list';
+    return (
+      OPERATIONS.find((op) => {
+        r -= options.mix[op];
+        return r < 0;
+      }) ?? 'list'
+    );
   };
 
   const auth = { Authorization: `Bearer ${options.apiKey}`, Accept: 'application/json', 'User-Agent': `petstore-loadtest/${runId}` };
@@ -127,12 +116,13 @@ export async function runLoad(options: LoadTestOptions, runId: string, hooks: Ru
   let sequence = 0;
   const started = performance.now();
   const seconds: Tally[] = [];
+  const measured = new Tally();
   let phaseTally = new Tally();
+  let warmup = false;
   const record = (op: Operation | '', outcome: Outcome, ms?: number) => {
     const second = Math.floor((performance.now() - started) / 1000);
     for (let i = seconds.length; i <= second; i++) seconds.push(new Tally());
-    seconds[second]?.add(op, outcome, ms);
-    phaseTally.add(op, outcome, ms);
+    for (const tally of [seconds[second], phaseTally, warmup ? undefined : measured]) tally?.add(op, outcome, ms);
   };
 
   const template: Request = {
@@ -151,13 +141,8 @@ export async function runLoad(options: LoadTestOptions, runId: string, hooks: Ru
     onResponse: (status, body, context: { op?: Operation; startedAt?: number }, headers = {}) => {
       const op = context.op ?? 'list';
       record(op, classify(status, headers, body), performance.now() - (context.startedAt ?? 0));
-      if (op === 'create' && status === 201) {
-        created++;
-        const id = petId(body);
-        if (id !== undefined) remember(id);
-      } else if (op === 'list' && status === 200) {
-        for (const id of petIds(body) ?? []) remember(id);
-      }
+      if (status === 201) created++;
+      if (status === 201 || (op === 'list' && status === 200)) remember(petIds(body));
     },
   };
 
@@ -171,6 +156,7 @@ export async function runLoad(options: LoadTestOptions, runId: string, hooks: Ru
   try {
     for (const phase of phases(options)) {
       phaseTally = new Tally();
+      warmup = phase.warmup;
       const startedAt = (performance.now() - started) / 1000;
       const { instance, result } = startAutocannon({
         url: options.baseUrl.href,
@@ -187,29 +173,17 @@ export async function runLoad(options: LoadTestOptions, runId: string, hooks: Ru
   } finally {
     clearInterval(ticker);
   }
-  return {
-    runId,
-    startedAt: new Date(Date.now() - (performance.now() - started)).toISOString(),
-    phases: done,
-    seconds,
-    createdPets: created,
-  };
+  const startedAt = new Date(Date.now() - (performance.now() - started)).toISOString();
+  const measuredSeconds = done.reduce((sum, p) => sum + (p.warmup ? 0 : p.elapsed), 0);
+  return { runId, startedAt, phases: done, seconds, measured, measuredSeconds, createdPets: created };
 }
 
-function petId(body: string): number | undefined {
-  try {
-    const value = (JSON.parse(body) as { id?: unknown }).id;
-    return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
+/** The ids of a JSON pet or array of pets (undefined: neither). */
 function petIds(body: string): number[] | undefined {
   try {
     const value: unknown = JSON.parse(body);
-    if (!Array.isArray(value)) return undefined;
-    return value.flatMap((pet: { id?: unknown }) =>
+    const pets = Array.isArray(value) ? value : typeof value === 'object' && value !== null ? [value] : undefined;
+    return pets?.flatMap((pet: { id?: unknown }) =>
       typeof pet?.id === 'number' && Number.isSafeInteger(pet.id) && pet.id > 0 ? [pet.id] : [],
     );
   } catch {
