@@ -1,8 +1,6 @@
 /**
- * `npm run loadtest -- --base-url URL --api-key KEY [--ramp 10:100] [--warmup 5] [--stage staging] ...`:
- * a realistic request mix against local mode or a deployed stage, each answer attributed to its
- * layer, written as JSON with a chart, judged against an SLO. `--help` lists every flag and the
- * exit statuses; docs/performance.md "Load testing" walks through a run.
+ * `npm run loadtest -- --base-url URL [--ramp 10:100] [--warmup 5] [--stage staging] …`: a request mix,
+ * each answer put down to its layer, a JSON result and a chart, an SLO (`--help`; docs/performance.md).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

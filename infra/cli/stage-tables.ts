@@ -23,12 +23,12 @@ export const TABLE_TARGET_OPTIONS = {
 
 type Flags = { readonly [K in keyof typeof TABLE_TARGET_OPTIONS]?: string | undefined };
 
-export interface TableTarget {
+type TableTarget = {
   readonly client: DynamoDBDocumentClient;
   readonly tableName: string;
   readonly description: string;
   close(): Promise<void>;
-}
+};
 
 const OUTPUTS = { pets: OUTPUT_IDS.petsTableName, apiKeys: OUTPUT_IDS.apiKeysTableName } as const;
 
@@ -50,7 +50,7 @@ export async function openTable(table: keyof typeof OUTPUTS, values: Flags, mayC
   const running = await runningServer(dataDir);
   if (running) return remote(running.tableNames[table], running.dynamodbEndpoint, `the running local API (${running.url})`);
   // A mistyped folder must not show an empty, brand-new store as if it were the real one.
-  if (!mayCreate && !(await isDirectory(dataDir))) {
+  if (!mayCreate && !(await stat(dataDir).catch(() => undefined))?.isDirectory()) {
     throw new UsageError(`No local data folder at ${dataDir}: run npm start first, or give the folder with --data-dir.`);
   }
   // No server is running: open the data folder directly (LevelDB allows one process at a time).
@@ -72,21 +72,11 @@ function remote(tableName: string, endpoint: string | undefined, description: st
   return { client, tableName, description, close: async () => client.destroy() };
 }
 
-interface ServerInfo {
-  pid: number;
-  url: string;
-  dynamodbEndpoint: string;
-  tableNames: LocalTableNames;
-}
-
-async function isDirectory(dir: string): Promise<boolean> {
-  return (await stat(dir).catch(() => undefined))?.isDirectory() ?? false;
-}
-
-async function runningServer(dataDir: string): Promise<ServerInfo | undefined> {
-  let info: ServerInfo;
+/** The local API running on `dataDir` (the file it writes at start), if any. */
+async function runningServer(dataDir: string) {
+  let info: { pid: number; url: string; dynamodbEndpoint: string; tableNames: LocalTableNames };
   try {
-    info = JSON.parse(await readFile(path.resolve(dataDir, SERVER_INFO_FILE), 'utf8')) as ServerInfo;
+    info = JSON.parse(await readFile(path.resolve(dataDir, SERVER_INFO_FILE), 'utf8')) as typeof info;
   } catch {
     return undefined;
   }

@@ -29,15 +29,7 @@ export function classify(status: number, headers: Readonly<Record<string, unknow
   const stage = Object.keys(headers).some((name) => name.toLowerCase() === REQUEST_ID_HEADER.toLowerCase());
   if (!stage && (status === 401 || status === 429)) return status === 401 ? 'edge-401' : 'edge-429';
   if (status === 429) return 'throttle-429';
-  if (status === 503) return messageOf(body) === GATEWAY_RESPONSES.INTEGRATION_FAILURE.message ? 'lambda-503' : 'store-503';
+  if (status === 503) return body.includes(JSON.stringify(GATEWAY_RESPONSES.INTEGRATION_FAILURE.message)) ? 'lambda-503' : 'store-503';
   if (status === 504) return 'timeout-504';
   return status >= 500 ? '5xx' : '4xx';
-}
-
-function messageOf(body: string): unknown {
-  try {
-    return (JSON.parse(body) as { message?: unknown }).message;
-  } catch {
-    return undefined;
-  }
 }

@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { API_BASE_PATH, routes } from '#lib/routes.ts';
+import { API_BASE_PATH, type Route, routes } from '#lib/routes.ts';
 import { type StageName, stackName } from '../../cdk/stages.ts';
 import { REPO_ROOT, synthesizeStageTemplate } from '../../local/cloud-assembly.ts';
 import { type CfnTemplate, readRestApi } from '../../local/gateway/template.ts';
@@ -17,7 +17,7 @@ const OPERATION_IDS: Record<Operation, string> = { list: 'listPets', get: 'getPe
 export interface StageModel {
   readonly source: string;
   readonly methods: Readonly<Record<Operation, { readonly method: string; readonly rateLimit: number; readonly burstLimit: number }>>;
-  /** The web ACL's rate rules that count every request (not scoped down): at most `limit` per `windowSeconds` for one key or address. */
+  /** The web ACL's rate rules that count every request (but a declared source's): `limit` per `windowSeconds` for one key or address. */
   readonly rateRules: readonly { readonly name: string; readonly limit: number; readonly windowSeconds: number }[];
 }
 
@@ -28,18 +28,17 @@ export async function stageModel(stage: StageName, cdkOut = path.join(REPO_ROOT,
   const api = readRestApi(template);
   const methods = Object.fromEntries(
     OPERATIONS.map((op) => {
-      const route = routes.find((r) => r.operationId === OPERATION_IDS[op]);
-      if (!route) throw new Error(`no route ${OPERATION_IDS[op]}`);
-      const setting = throttleFor(api.throttling, `${API_BASE_PATH}${route.resource}`, route.method);
-      // API Gateway's account-level default when the stage sets nothing.
-      return [
-        op,
-        { method: `${route.method} ${route.resource}`, rateLimit: setting?.rateLimit ?? 10_000, burstLimit: setting?.burstLimit ?? 5_000 },
-      ];
+      const route = routes.find((r) => r.operationId === OPERATION_IDS[op]) as Route;
+      // API Gateway's account-level default where the stage sets nothing.
+      const { rateLimit = 10_000, burstLimit = 5_000 } =
+        throttleFor(api.throttling, `${API_BASE_PATH}${route.resource}`, route.method) ?? {};
+      return [op, { method: `${route.method} ${route.resource}`, rateLimit, burstLimit }];
     }),
   ) as StageModel['methods'];
   const rateRules = (api.webAcl?.rules ?? []).flatMap((r) =>
-    'rate' in r && !r.rate.scopeDown ? [{ name: r.name, limit: r.rate.limit, windowSeconds: r.rate.windowSeconds }] : [],
+    'rate' in r && (!r.rate.scopeDown || 'not' in r.rate.scopeDown)
+      ? [{ name: r.name, limit: r.rate.limit, windowSeconds: r.rate.windowSeconds }]
+      : [],
   );
   return { source: synthesized ? path.relative(process.cwd(), file) : `stage ${stage}, synthesized`, methods, rateRules };
 }

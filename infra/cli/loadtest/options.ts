@@ -21,43 +21,28 @@ export const DEFAULTS = {
 
 export const HELP = `Usage: npm run loadtest -- --base-url URL --api-key KEY [options]
 
-Drives a realistic mix of Pet Store API requests against local mode or a deployed stage, names
-the layer that gave every answer, writes the result as JSON with a chart, and judges the SLO.
-docs/performance.md "Load testing" walks through a run.
+A realistic mix of Pet Store API requests; every answer put down to its layer; a JSON result and an
+SVG chart; the SLO judged. docs/performance.md "Load testing" walks through a run.
 
-Target
-  --base-url URL          the API's base address, ending in /v1. Requests go to this origin and
-                          under this path only; redirects are never followed. https is required
-                          unless the host is loopback (localhost, 127.x, ::1).
-  --allow-insecure        allow http:// to a host that is not loopback (the key travels in clear)
-  --api-key KEY           the Bearer key (default: $PETSTORE_API_KEY, which keeps it out of ps)
-  --stage NAME            compare what each method admitted with the limits of this stage's
-                          template (cdk.out's if synthesized there, else synthesized now)
-
-Load
-  --duration S            seconds measured (default ${DEFAULTS.durationSeconds}); a ramp's steps share them
-  --warmup S              seconds of load first, reported apart (cold starts) (default 0)
-  --connections N         concurrent connections (default ${DEFAULTS.connections})
-  --rate R                requests per second over all connections (default: as fast as they go)
-  --ramp START:END        step the rate from START to END requests per second instead
-  --steps N               the ramp's steps (default ${DEFAULTS.steps})
-  --mix OP:W,...          operation weights (default ${DEFAULTS.mix}):
-                            list    GET /pets?limit=20, with a random ?status= one time in three
-                            get     GET /pets/{id} of a pet this run created or listed
-                            create  POST /pets {"name":"${PET_NAME_PREFIX}<runId>-<n>", ...}: real
-                                    writes; npm run loadtest:cleanup -- <runId> removes them
-  --timeout S             seconds before a request counts as timed out (default ${DEFAULTS.timeoutSeconds})
-
-Output
-  --out DIR               where <runId>.json and <runId>.svg go (default ${DEFAULTS.outDir})
-  --artillery FILE        write the scenario as an Artillery script (needs --rate or --ramp) and exit
-
-SLO (exit 1 when any is missed; a ramp reports where it is crossed and exits 0)
-  --slo-p99-ms MS         p99 latency of the measured requests at most MS (default ${DEFAULTS.sloP99Ms})
-  --slo-error-rate F      (5xx + network errors + timeouts) / requests at most F, a fraction
-                          or a percentage: 0.001 or 0.1% (default ${DEFAULTS.sloErrorRate}, i.e. 0.1%)
-  --expect-4xx CODES      4xx statuses that do not miss the SLO, e.g. 429 when probing a limit
-                          (default none: the mix only sends valid requests)
+  --base-url URL       the base address, ending in /v1; only this origin and path, no redirects;
+                       https unless the host is loopback (localhost, 127.x, ::1)
+  --allow-insecure     allow http:// to a host that is not loopback (the key travels in clear)
+  --api-key KEY        the Bearer key (default: $PETSTORE_API_KEY, which keeps it out of ps)
+  --stage NAME         set what each method admitted against this stage template's limits
+  --duration S         seconds measured, shared by a ramp's steps (default ${DEFAULTS.durationSeconds})
+  --warmup S           seconds of load first, reported apart: cold starts (default 0)
+  --connections N      concurrent connections (default ${DEFAULTS.connections})
+  --rate R             requests per second (default: as fast as the connections go)
+  --ramp START:END     step the rate from START to END requests per second, in --steps N (default ${DEFAULTS.steps})
+  --mix OP:W,...       weights (default ${DEFAULTS.mix}): list is GET /pets?limit=20
+                       (?status= one time in three), get GET /pets/{id} of a pet seen, create POST
+                       /pets named ${PET_NAME_PREFIX}<runId>-<n> (npm run loadtest:cleanup removes them)
+  --timeout S          seconds before a request times out (default ${DEFAULTS.timeoutSeconds})
+  --out DIR            where <runId>.json and <runId>.svg go (default ${DEFAULTS.outDir})
+  --artillery FILE     write the scenario as an Artillery script (with --rate or --ramp) and exit
+  --slo-p99-ms MS      SLO: p99 of the measured requests at most MS (default ${DEFAULTS.sloP99Ms})
+  --slo-error-rate F   SLO: (5xx + network errors) / requests at most F: 0.001 or 0.1% (the default)
+  --expect-4xx CODES   4xx statuses that do not miss the SLO, e.g. 429 (default: none)
 
 Exit status: 0 SLO met (or a ramp ran), 1 SLO missed, 2 bad command line, 3 the API could not be
 used (unreachable, key refused, not the Pet Store API).
@@ -124,9 +109,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
 }
 
 function parseRamp(text: string, steps: string | undefined): NonNullable<LoadTestOptions['ramp']> {
-  const [start, end, ...rest] = text.split(':');
-  if (start === undefined || end === undefined || rest.length > 0)
-    throw new UsageError(`--ramp "${text}": give START:END requests per second, e.g. 10:100.`);
+  const [start = '', end = '', ...rest] = text.split(':');
+  if (rest.length > 0) throw new UsageError(`--ramp "${text}": give START:END requests per second, e.g. 10:100.`);
   return {
     start: positiveNumber(start, '--ramp START', 0, { integer: true }),
     end: positiveNumber(end, '--ramp END', 0, { integer: true }),
@@ -139,12 +123,8 @@ function parseRamp(text: string, steps: string | undefined): NonNullable<LoadTes
  * allowed. Returned without a trailing slash.
  */
 export function parseBaseUrl(text: string, allowInsecure: boolean): URL {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new UsageError(`--base-url "${text}" is not a URL; give the API's base address, e.g. http://127.0.0.1:3000/v1.`);
-  }
+  const url = URL.parse(text);
+  if (!url) throw new UsageError(`--base-url "${text}" is not a URL; give the API's base address, e.g. http://127.0.0.1:3000/v1.`);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new UsageError(`--base-url must be an http or https URL, not ${url.protocol}`);
   }

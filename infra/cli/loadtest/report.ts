@@ -40,24 +40,26 @@ export function evaluate(tally: Tally, slo: Slo): Verdict {
   return { met: checks.every((c) => c.met), checks };
 }
 
+type Stats = Record<'requests', number> & Record<'p50' | 'p95' | 'p99' | 'max', number | null>;
+
 /** Requests, outcomes and latency percentiles of a tally, per operation and per outcome. */
 function summary(tally: Tally) {
-  const stats = (keep: (op: string, o: Outcome) => boolean) => {
+  const stats = (keep: (op: string, o: Outcome) => boolean): Stats => {
     const { requests, latencies } = tally.select(keep);
     const p = (q: number) => round(latencies.percentile(q));
     return { requests, p50: p(50), p95: p(95), p99: p(99), max: round(latencies.max) };
   };
-  const outcomes = (keep: (op: string) => boolean) =>
+  // The outcomes of the operations `keep` selects, each with its count.
+  const outcomes = (keep: (op: string) => boolean): Partial<Record<Outcome, number>> =>
     Object.fromEntries(
-      (Object.keys(OUTCOMES) as Outcome[]).flatMap((o) => {
-        const n = tally.select((op, outcome) => keep(op) && outcome === o).requests;
-        return n > 0 ? [[o, n]] : [];
-      }),
-    ) as Partial<Record<Outcome, number>>;
+      (Object.keys(OUTCOMES) as Outcome[]).map((o) => [o, tally.select((op, x) => keep(op) && x === o).requests]).filter(([, n]) => n),
+    );
   return {
     ...stats(() => true),
     operations: Object.fromEntries(OPERATIONS.map((op) => [op, { ...stats((o) => o === op), outcomes: outcomes((o) => o === op) }])),
-    outcomes: Object.fromEntries(Object.keys(outcomes(() => true)).map((o) => [o, stats((_, outcome) => outcome === o)])),
+    outcomes: Object.fromEntries(Object.keys(outcomes(() => true)).map((o) => [o, stats((_, x) => x === o)])) as Partial<
+      Record<Outcome, Stats>
+    >,
   };
 }
 

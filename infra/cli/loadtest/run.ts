@@ -33,12 +33,8 @@ export class Tally {
   }
 }
 
-export interface RunPhase extends Phase {
-  /** Seconds from the run's start to the phase's start, and how long it ran. */
-  readonly startedAt: number;
-  readonly elapsed: number;
-  readonly tally: Tally;
-}
+/** A phase as it ran: seconds from the run's start to its start, how long it ran, its answers. */
+export type RunPhase = Phase & { readonly startedAt: number; readonly elapsed: number; readonly tally: Tally };
 
 export interface LoadTestResult {
   readonly runId: string;
@@ -89,27 +85,17 @@ export async function preflight(options: Pick<LoadTestOptions, 'baseUrl' | 'apiK
   return { ok: true, ids };
 }
 
-export interface RunHooks {
-  /** A progress line about every second. */
-  readonly progress?: (line: string) => void;
-  /** Ids known before the run (from the pre-flight list). */
-  readonly knownIds?: readonly number[];
-}
-
-export async function runLoad(options: LoadTestOptions, runId: string, hooks: RunHooks = {}): Promise<LoadTestResult> {
+/** `progress` gets a line a second; `knownIds` are the pre-flight list's. */
+export async function runLoad(
+  options: LoadTestOptions,
+  runId: string,
+  hooks: { progress?: (line: string) => void; knownIds?: readonly number[] } = {},
+): Promise<LoadTestResult> {
   const basePath = options.baseUrl.pathname.replace(/\/+$/, '');
   const ids = [...(hooks.knownIds ?? [])];
   const remember = (found: readonly number[] = []) => ids.splice(0, Math.max(0, ids.push(...found) - MAX_KNOWN_IDS));
-  const total = OPERATIONS.reduce((sum, op) => sum + options.mix[op], 0);
-  const pick = (): Operation => {
-    let r = Math.random() * total;
-    return (
-      OPERATIONS.find((op) => {
-        r -= options.mix[op];
-        return r < 0;
-      }) ?? 'list'
-    );
-  };
+  // Each operation as often as its weight (to a hundredth) in the urn a request is drawn from.
+  const urn = OPERATIONS.flatMap((op) => Array<Operation>(Math.round(options.mix[op] * 100)).fill(op));
 
   const auth = { Authorization: `Bearer ${options.apiKey}`, Accept: 'application/json', 'User-Agent': `petstore-loadtest/${runId}` };
   let created = 0;
@@ -127,7 +113,7 @@ export async function runLoad(options: LoadTestOptions, runId: string, hooks: Ru
 
   const template: Request = {
     setupRequest: (req, context: { op?: Operation; startedAt?: number }) => {
-      const picked = pick();
+      const picked = urn[randomInt(urn.length)] ?? 'list';
       const op = picked === 'get' && ids.length === 0 ? 'list' : picked;
       const status = op === 'create' || (op === 'list' && randomInt(3) === 0) ? (STATUSES[randomInt(STATUSES.length)] as string) : '';
       const id = String(op === 'get' ? ids[randomInt(ids.length)] : '');

@@ -12,36 +12,27 @@ export type Mix = Readonly<Record<Operation, number>>;
 export const STATUSES = ['available', 'pending', 'sold'] as const;
 export const CATEGORY_IDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const;
 
+/** A run, as the command line gives it (options.ts). */
 export interface LoadTestOptions {
   /** Without a trailing slash, e.g. `https://abc.execute-api.us-east-1.amazonaws.com/staging/v1`. */
   readonly baseUrl: URL;
   readonly apiKey: string;
-  /** Seconds of the measured run (all of a ramp's steps), after the warm-up. */
+  /** Seconds measured (a ramp's steps share them), after `warmupSeconds`. */
   readonly durationSeconds: number;
   readonly warmupSeconds: number;
   readonly connections: number;
   readonly mix: Mix;
-  /** Overall requests per second; undefined: as fast as the connections allow. */
+  /** Requests per second; undefined: as fast as the connections go. */
   readonly rate: number | undefined;
-  /** Requests per second from `start` to `end` in `steps` equal steps. */
   readonly ramp: { readonly start: number; readonly end: number; readonly steps: number } | undefined;
   readonly timeoutSeconds: number;
-  readonly slo: Slo;
-  /** Where the result (`<runId>.json`) and its chart (`<runId>.svg`) go. */
+  readonly slo: { readonly p99Ms: number; readonly errorRate: number; readonly expected4xx: readonly number[] };
   readonly outDir: string;
-  /** The stage whose template's limits the report compares with (cdk.out's, else synthesized). */
   readonly stage: StageName | undefined;
   /** Write the scenario as an Artillery script to this file instead of running it. */
   readonly artillery: string | undefined;
 }
-
-export interface Slo {
-  readonly p99Ms: number;
-  /** (5xx + network errors + timeouts) / all requests, as a fraction. */
-  readonly errorRate: number;
-  /** 4xx statuses that do not count against the SLO (by default none: every 4xx is a miss). */
-  readonly expected4xx: readonly number[];
-}
+export type Slo = LoadTestOptions['slo'];
 
 /** Every pet a run creates is named `loadtest-<runId>-<n>`; a run id is 8 random hex digits. */
 export const PET_NAME_PREFIX = 'loadtest-';
@@ -54,12 +45,7 @@ export function runPetName(runId: string): RegExp {
 }
 
 /** The variable parts of a request: values (run.ts) or Artillery templates. `status` empty: no filter. */
-interface Values {
-  readonly id: string;
-  readonly status: string;
-  readonly n: string;
-  readonly categoryId: string;
-}
+type Values = Readonly<Record<'id' | 'status' | 'n' | 'categoryId', string>>;
 
 /** Each operation's request under the base URL; a `list` filters by status one time in three. */
 export function request(op: Operation, runId: string, v: Values): { method: 'GET' | 'POST'; path: string; body?: string } {
@@ -69,16 +55,8 @@ export function request(op: Operation, runId: string, v: Values): { method: 'GET
   return { method: 'POST', path: '/pets', body: `{"name":"${name}","categoryId":${v.categoryId},"status":"${v.status}"}` };
 }
 
-export interface Phase {
-  readonly name: string;
-  readonly seconds: number;
-  /** Requests per second offered; undefined: as fast as the connections go. */
-  readonly rate: number | undefined;
-  readonly warmup: boolean;
-}
-
-/** The warm-up (measured apart), then the run: one phase at a fixed rate or connections, or the ramp's steps. */
-export function phases(o: Pick<LoadTestOptions, 'warmupSeconds' | 'durationSeconds' | 'rate' | 'ramp'>): Phase[] {
+/** The warm-up (measured apart), then one phase at a rate (undefined: as fast as the connections go), or the ramp's steps. */
+export function phases(o: Pick<LoadTestOptions, 'warmupSeconds' | 'durationSeconds' | 'rate' | 'ramp'>) {
   const first = o.ramp?.start ?? o.rate;
   const warm = o.warmupSeconds > 0 ? [{ name: 'warm-up', seconds: o.warmupSeconds, rate: first, warmup: true }] : [];
   if (!o.ramp) return [...warm, { name: 'run', seconds: o.durationSeconds, rate: o.rate, warmup: false }];
@@ -87,11 +65,12 @@ export function phases(o: Pick<LoadTestOptions, 'warmupSeconds' | 'durationSecon
   const rate = (i: number) => Math.round(start + ((end - start) * i) / Math.max(1, steps - 1));
   return [...warm, ...Array.from({ length: steps }, (_, i) => ({ name: `step ${i + 1}`, seconds, rate: rate(i), warmup: false }))];
 }
+export type Phase = ReturnType<typeof phases>[number];
 
 /**
  * The same scenario as an Artillery script (JSON, which Artillery reads as it reads YAML). A virtual
- * user makes one operation; a `get` lists first to learn an id (none on an empty stage: no get), so
- * arrivals are the rate ÷ (1 + the share of gets). The key is read from each worker's $PETSTORE_API_KEY, never written here.
+ * user makes one operation; a `get` lists first to learn an id (no pet listed: no get), so arrivals
+ * are the rate ÷ (1 + the share of gets). Each worker reads the key from $PETSTORE_API_KEY.
  */
 export function artilleryScript(o: LoadTestOptions, runId: string): object {
   const total = OPERATIONS.reduce((sum, op) => sum + o.mix[op], 0);
