@@ -1,6 +1,6 @@
 /**
  * `npm run test:artillery`: the load test's scenario run by Artillery, which only this suite installs
- * (test/artillery, about 590 MB): kept out of `npm test`.
+ * (test/artillery, about 460 MB): kept out of `npm test`.
  */
 import { defineConfig } from 'vitest/config';
 import base from './vitest.config.ts';
