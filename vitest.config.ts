@@ -10,8 +10,8 @@ process.env.CDK_VALIDATION ??= 'false';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // The browser suite needs Chromium: npm run test:browser.
-    exclude: ['test/browser/**', '**/node_modules/**'],
+    // The browser suite needs Chromium (npm run test:browser); the Artillery suite, Artillery (npm run test:artillery).
+    exclude: ['test/browser/**', 'test/distributed/**', '**/node_modules/**'],
     setupFiles: ['test/support/quiet-logs.ts'],
     // Synthesizes the staging template once for every local API the suites start.
     globalSetup: ['test/support/stage-setup.ts'],

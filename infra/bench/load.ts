@@ -3,7 +3,8 @@
  * warm-up, against the local API or the baseline, with the CPU time the server and the store
  * spent per request.
  */
-import { type AutocannonRequest, autocannon } from '../cli/loadtest/autocannon.ts';
+import type { Request as AutocannonRequest } from 'autocannon';
+import { startAutocannon } from '../cli/loadtest/autocannon.ts';
 import type { WorkerProcess } from './child.ts';
 import { requestFor, requestHeaders, type ScenarioId } from './scenarios.ts';
 import { Latencies } from '../cli/loadtest/latency.ts';
@@ -80,17 +81,17 @@ export async function measureLoad(
       };
     },
   };
-  const run = (duration: number) => autocannon({ url: target.url, connections: settings.connections, duration, requests: [request] });
+  const run = (duration: number) => startAutocannon({ url: target.url, connections: settings.connections, duration, requests: [request] });
 
-  if (settings.warmupSeconds > 0) await run(settings.warmupSeconds);
+  if (settings.warmupSeconds > 0) await run(settings.warmupSeconds).result;
   const [serverBefore, storeBefore] = await Promise.all([target.server.cpuMs(), target.store.cpuMs()]);
-  const instance = run(settings.durationSeconds);
+  const { instance, result: done } = run(settings.durationSeconds);
   // autocannon's own percentiles are whole milliseconds; its response event has the exact time.
   const latencies = new Latencies();
   instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTimeMs: number) => {
     latencies.record(responseTimeMs);
   });
-  const result = await instance;
+  const result = await done;
   const [serverAfter, storeAfter] = await Promise.all([target.server.cpuMs(), target.store.cpuMs()]);
   const requests = result.requests.total;
   return {

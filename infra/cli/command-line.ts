@@ -24,3 +24,18 @@ export function usageMistake(usage: string, message: string): never {
   process.stderr.write(`${message}\n${usage}`);
   process.exit(2);
 }
+
+/** Rows as columns two spaces apart; with `numbers`, a number right-aligned (but in the first and last column). */
+export function table(rows: readonly (readonly string[])[], numbers = false): string {
+  const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  const cell = (text: string, i: number, last: boolean) =>
+    numbers && i > 0 && !last && !Number.isNaN(Number.parseFloat(text)) ? text.padStart(widths[i] ?? 0) : text.padEnd(widths[i] ?? 0);
+  return rows
+    .map((r) =>
+      r
+        .map((text, i) => cell(text, i, i === r.length - 1))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}

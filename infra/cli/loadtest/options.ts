@@ -3,11 +3,9 @@
  * requests (only the base URL given; https unless the host is this machine).
  */
 import { parseArgs } from 'node:util';
+import { isStageName, STAGE_NAMES } from '../../cdk/stages.ts';
 import { UsageError } from '../usage-error.ts';
-
-export const OPERATIONS = ['list', 'get', 'create'] as const;
-export type Operation = (typeof OPERATIONS)[number];
-export type Mix = Readonly<Record<Operation, number>>;
+import { type LoadTestOptions, type Mix, OPERATIONS, type Operation, PET_NAME_PREFIX } from './scenario.ts';
 
 export const DEFAULTS = {
   durationSeconds: 30,
@@ -17,96 +15,50 @@ export const DEFAULTS = {
   /** A fraction: 0.001 is 0.1 %. */
   sloErrorRate: 0.001,
   timeoutSeconds: 10,
+  steps: 5,
+  outDir: '.loadtest',
 } as const;
-
-/** Name prefix of every pet a run creates: `loadtest-<runId>-<n>`. */
-export const PET_NAME_PREFIX = 'loadtest-';
-
-export interface LoadTestOptions {
-  /** Without a trailing slash, e.g. `https://abc.execute-api.us-east-1.amazonaws.com/staging/v1`. */
-  readonly baseUrl: URL;
-  readonly apiKey: string;
-  readonly durationSeconds: number;
-  readonly connections: number;
-  readonly mix: Mix;
-  /** Overall requests per second; undefined: as fast as the connections allow. */
-  readonly rate: number | undefined;
-  readonly timeoutSeconds: number;
-  readonly slo: Slo;
-}
-
-export interface Slo {
-  readonly p99Ms: number;
-  /** (5xx + network errors + timeouts) / all requests, as a fraction. */
-  readonly errorRate: number;
-  /** 4xx statuses that do not count against the SLO (by default none: every 4xx is a miss). */
-  readonly expected4xx: readonly number[];
-}
 
 export const HELP = `Usage: npm run loadtest -- --base-url URL --api-key KEY [options]
 
-Drives a realistic mix of Pet Store API requests with autocannon against local mode or a deployed
-stage, prints latency percentiles (p50/p95/p99) and responses by status, and exits non-zero when
-the SLO is missed.
+A realistic mix of Pet Store API requests; every answer put down to its layer; a JSON result and an
+SVG chart; the SLO judged. docs/performance.md "Load testing" walks through a run.
 
-Target
-  --base-url URL          the API's base address, ending in /v1, e.g. http://127.0.0.1:3000/v1 or
-                          https://<api>.execute-api.<region>.amazonaws.com/staging/v1. Requests go
-                          to this origin and under this path only; redirects are never followed.
-                          https is required unless the host is loopback (localhost, 127.x, ::1).
-  --allow-insecure        allow http:// to a host that is not loopback (the key travels in clear)
-  --api-key KEY           the Bearer key (default: $PETSTORE_API_KEY, which keeps it out of ps)
+  --base-url URL       the base address, ending in /v1; only this origin and path, no redirects;
+                       https unless the host is loopback (localhost, 127.x, ::1)
+  --allow-insecure     allow http:// to a host that is not loopback (the key travels in clear)
+  --api-key KEY        the Bearer key (default: $PETSTORE_API_KEY, which keeps it out of ps)
+  --stage NAME         set what each method admitted against this stage template's limits
+  --duration S         seconds measured, shared by a ramp's steps (default ${DEFAULTS.durationSeconds})
+  --warmup S           seconds of load first, reported apart: cold starts (default 0)
+  --connections N      concurrent connections (default ${DEFAULTS.connections})
+  --rate R             requests per second (default: as fast as the connections go)
+  --ramp START:END     step the rate from START to END requests per second, in --steps N (default ${DEFAULTS.steps})
+  --mix OP:W,...       weights (default ${DEFAULTS.mix}): list is GET /pets?limit=20
+                       (?status= one time in three), get GET /pets/{id} of a pet seen, create POST
+                       /pets named ${PET_NAME_PREFIX}<runId>-<n> (npm run loadtest:cleanup removes them)
+  --timeout S          seconds before a request times out (default ${DEFAULTS.timeoutSeconds})
+  --out DIR            where <runId>.json and <runId>.svg go (default ${DEFAULTS.outDir})
+  --artillery FILE     write the scenario as an Artillery script (with --rate or --ramp) and exit
+  --slo-p99-ms MS      SLO: p99 of the measured requests at most MS (default ${DEFAULTS.sloP99Ms})
+  --slo-error-rate F   SLO: (5xx + network errors) / requests at most F: 0.001 or 0.1% (the default)
+  --expect-4xx CODES   4xx statuses that do not miss the SLO, e.g. 429 (default: none)
 
-Load
-  --duration S            seconds of load (default ${DEFAULTS.durationSeconds})
-  --connections N         concurrent connections (default ${DEFAULTS.connections})
-  --rate R                cap on requests per second over all connections (default: no cap).
-                          A deployed stage throttles each method (r and B from its
-                          share of apiConcurrency): stay under it, or expect 429s. Its web ACL
-                          (on by default) lets one key, and one address, make a share of that
-                          a minute (docs/scaling.md): stay under it, or deploy with a higher
-                          share for the test (-c production.clientSharePercent=100)
-  --mix OP:W,...          operation weights (default ${DEFAULTS.mix}); each request picks one:
-                            list    GET /pets?limit=20, with a random ?status= on one in three
-                            get     GET /pets/{id} of a pet this run created or listed (a list
-                                    until it knows one)
-                            create  POST /pets {"name":"${PET_NAME_PREFIX}<runId>-<n>", ...}
-                          Creates are real writes, and the API has no delete: every pet a run
-                          creates is named ${PET_NAME_PREFIX}<runId>-<n>, so it can be told apart
-                          from real ones (the run id is printed). Use --mix list:70,get:30 to
-                          write nothing.
-  --timeout S             seconds before a request counts as timed out (default ${DEFAULTS.timeoutSeconds})
-
-SLO (exit 1 when any is missed)
-  --slo-p99-ms MS         p99 latency of all requests at most MS (default ${DEFAULTS.sloP99Ms})
-  --slo-error-rate F      (5xx + network errors + timeouts) / requests at most F, a fraction
-                          or a percentage: 0.001 or 0.1% (default ${DEFAULTS.sloErrorRate}, i.e. 0.1%)
-  --expect-4xx CODES      4xx statuses that do not miss the SLO, e.g. 429 when probing the
-                          throttle (default none: every 4xx is a miss, since the mix only sends
-                          valid requests for pets that exist)
-
-Exit status: 0 SLO met, 1 SLO missed, 2 bad command line, 3 the API could not be used (unreachable,
-key refused, not the Pet Store API).
+Exit status: 0 SLO met (or a ramp ran), 1 SLO missed, 2 bad command line, 3 the API could not be
+used (unreachable, key refused, not the Pet Store API).
 `;
 
 /** parseArgs, with its error as a usage error. */
 function readArgs(argv: readonly string[]) {
+  const text = (names: readonly string[]) => Object.fromEntries(names.map((name) => [name, { type: 'string' as const }]));
   try {
     return parseArgs({
       args: [...argv],
       strict: true,
       allowPositionals: false,
       options: {
-        'base-url': { type: 'string' },
-        'api-key': { type: 'string' },
-        duration: { type: 'string' },
-        connections: { type: 'string' },
-        rate: { type: 'string' },
-        mix: { type: 'string' },
-        timeout: { type: 'string' },
-        'slo-p99-ms': { type: 'string' },
-        'slo-error-rate': { type: 'string' },
-        'expect-4xx': { type: 'string' },
+        ...text(['base-url', 'api-key', 'duration', 'warmup', 'connections', 'rate', 'ramp', 'steps', 'mix', 'timeout']),
+        ...text(['slo-p99-ms', 'slo-error-rate', 'expect-4xx', 'out', 'stage', 'artillery']),
         'allow-insecure': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -117,22 +69,32 @@ function readArgs(argv: readonly string[]) {
 }
 
 export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): LoadTestOptions | 'help' {
-  const values = readArgs(argv);
+  const values = readArgs(argv) as Record<string, string | undefined> & { 'allow-insecure'?: boolean; help?: boolean };
   if (values.help) return 'help';
 
   if (values['base-url'] === undefined) throw new UsageError('--base-url is required.');
   const baseUrl = parseBaseUrl(values['base-url'], values['allow-insecure'] ?? false);
   const apiKey = values['api-key'] ?? env.PETSTORE_API_KEY ?? '';
-  if (apiKey.trim() === '') throw new UsageError('--api-key (or $PETSTORE_API_KEY) is required.');
+  const artillery = values.artillery;
+  if (apiKey.trim() === '' && artillery === undefined) throw new UsageError('--api-key (or $PETSTORE_API_KEY) is required.');
   // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
   if (/[\s\u0000-\u001f\u007f]/.test(apiKey)) throw new UsageError('--api-key must not contain white space or control characters.');
+  const stage = values.stage;
+  if (stage !== undefined && !isStageName(stage)) throw new UsageError(`--stage "${stage}": use ${STAGE_NAMES.join(' or ')}.`);
+  const rate = values.rate === undefined ? undefined : positiveNumber(values.rate, '--rate', 0, { integer: true });
+  const ramp = values.ramp === undefined ? undefined : parseRamp(values.ramp, values.steps);
+  if (ramp && rate !== undefined) throw new UsageError('--ramp and --rate exclude each other: a ramp sets the rate of each step.');
+  if (artillery !== undefined && !ramp && rate === undefined)
+    throw new UsageError('--artillery needs --rate or --ramp: Artillery sends at a rate.');
 
   return {
     baseUrl,
     apiKey,
     durationSeconds: positiveNumber(values.duration, '--duration', DEFAULTS.durationSeconds, { integer: true, max: 86_400, seconds: true }),
+    warmupSeconds: values.warmup === '0' ? 0 : positiveNumber(values.warmup, '--warmup', 0, { integer: true, max: 3_600, seconds: true }),
     connections: positiveNumber(values.connections, '--connections', DEFAULTS.connections, { integer: true, max: 10_000 }),
-    rate: values.rate === undefined ? undefined : positiveNumber(values.rate, '--rate', 0, { integer: true }),
+    rate,
+    ramp,
     mix: parseMix(values.mix ?? DEFAULTS.mix),
     timeoutSeconds: positiveNumber(values.timeout, '--timeout', DEFAULTS.timeoutSeconds, { max: 600, seconds: true }),
     slo: {
@@ -140,6 +102,19 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
       errorRate: parseRate(values['slo-error-rate']),
       expected4xx: parseStatuses(values['expect-4xx']),
     },
+    outDir: values.out ?? DEFAULTS.outDir,
+    stage,
+    artillery,
+  };
+}
+
+function parseRamp(text: string, steps: string | undefined): NonNullable<LoadTestOptions['ramp']> {
+  const [start = '', end = '', ...rest] = text.split(':');
+  if (rest.length > 0) throw new UsageError(`--ramp "${text}": give START:END requests per second, e.g. 10:100.`);
+  return {
+    start: positiveNumber(start, '--ramp START', 0, { integer: true }),
+    end: positiveNumber(end, '--ramp END', 0, { integer: true }),
+    steps: positiveNumber(steps, '--steps', DEFAULTS.steps, { integer: true, max: 1_000 }),
   };
 }
 
@@ -148,12 +123,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
  * allowed. Returned without a trailing slash.
  */
 export function parseBaseUrl(text: string, allowInsecure: boolean): URL {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new UsageError(`--base-url "${text}" is not a URL; give the API's base address, e.g. http://127.0.0.1:3000/v1.`);
-  }
+  const url = URL.parse(text);
+  if (!url) throw new UsageError(`--base-url "${text}" is not a URL; give the API's base address, e.g. http://127.0.0.1:3000/v1.`);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new UsageError(`--base-url must be an http or https URL, not ${url.protocol}`);
   }
@@ -198,12 +169,6 @@ export function parseMix(text: string): Mix {
   }
   if (OPERATIONS.every((op) => weights[op] === 0)) throw new UsageError('--mix: at least one weight must be above 0.');
   return weights;
-}
-
-export function formatMix(mix: Mix): string {
-  return OPERATIONS.filter((op) => mix[op] > 0)
-    .map((op) => `${op}:${mix[op]}`)
-    .join(',');
 }
 
 function parseRate(text: string | undefined): number {

@@ -1,40 +1,52 @@
 /**
- * One load-test run: a pre-flight request, then autocannon with a request generator that picks
- * each request's operation by weight. `get` asks for pets this run created or listed, so every
- * request of the mix is valid and a 4xx means something is wrong.
+ * One load-test run: a pre-flight request, then each phase (warm-up, the run or the ramp's steps)
+ * with autocannon, each request's operation picked by weight. `get` asks for pets this run created
+ * or listed, so every request of the mix is valid and a 4xx means something is wrong. Every answer
+ * is tallied by second, phase, operation and outcome (layers.ts).
  */
-import { randomBytes, randomInt } from 'node:crypto';
-import { createRequire } from 'node:module';
-import type { ConnectionOptions, TLSSocket } from 'node:tls';
-import { type AutocannonRequest, autocannon } from './autocannon.ts';
+import { randomInt } from 'node:crypto';
+import type { Request } from 'autocannon';
+import { startAutocannon } from './autocannon.ts';
 import { Latencies } from './latency.ts';
-import { type LoadTestOptions, OPERATIONS, type Operation, PET_NAME_PREFIX } from './options.ts';
+import { classify, type Outcome } from './layers.ts';
+import { CATEGORY_IDS, type LoadTestOptions, OPERATIONS, type Operation, type Phase, phases, request, STATUSES } from './scenario.ts';
 
-const STATUSES = ['available', 'pending', 'sold'] as const;
-/** Ids remembered for `get`: the most recent ones, in a ring. */
+/** Ids remembered for `get`: the most recent ones. */
 const MAX_KNOWN_IDS = 10_000;
 
-export interface OperationStats {
-  requests: number;
-  readonly statuses: Map<number, number>;
-  /** One per response. */
-  readonly latencies: Latencies;
+/** Answers by operation and outcome, with their latencies; a request without an answer has no operation. */
+export class Tally {
+  readonly cells = new Map<string, { requests: number; readonly latencies: Latencies }>();
+
+  add(op: Operation | '', outcome: Outcome, ms?: number): void {
+    const key = `${op} ${outcome}`;
+    const cell = this.cells.get(key) ?? { requests: 0, latencies: new Latencies() };
+    this.cells.set(key, cell);
+    cell.requests++;
+    if (ms !== undefined) cell.latencies.record(ms);
+  }
+
+  /** The requests and latencies of the cells `keep` selects, merged. */
+  select(keep: (op: string, outcome: Outcome) => boolean = () => true): { requests: number; latencies: Latencies } {
+    const cells = [...this.cells].filter(([key]) => keep(...(key.split(' ') as [string, Outcome]))).map(([, cell]) => cell);
+    return { requests: cells.reduce((sum, c) => sum + c.requests, 0), latencies: Latencies.merge(cells.map((c) => c.latencies)) };
+  }
 }
+
+/** A phase as it ran: seconds from the run's start to its start, how long it ran, its answers. */
+export type RunPhase = Phase & { readonly startedAt: number; readonly elapsed: number; readonly tally: Tally };
 
 export interface LoadTestResult {
   readonly runId: string;
-  /** Seconds the load actually ran. */
-  readonly durationSeconds: number;
-  readonly operations: Readonly<Record<Operation, OperationStats>>;
-  /** Network errors (refused, reset, TLS) and timeouts: requests that got no HTTP response. */
-  readonly networkErrors: number;
-  readonly timeouts: number;
+  readonly startedAt: string;
+  readonly phases: readonly RunPhase[];
+  /** `seconds[i]`: the answers that arrived in the run's second i. */
+  readonly seconds: readonly Tally[];
+  /** Every phase's but the warm-up's, and how long they ran. */
+  readonly measured: Tally;
+  readonly measuredSeconds: number;
   /** Pets this run created (201), all named `loadtest-<runId>-<n>`. */
   readonly createdPets: number;
-}
-
-export function newRunId(): string {
-  return randomBytes(4).toString('hex');
 }
 
 export type PreflightResult = { readonly ok: true; readonly ids: readonly number[] } | { readonly ok: false; readonly message: string };
@@ -68,163 +80,96 @@ export async function preflight(options: Pick<LoadTestOptions, 'baseUrl' | 'apiK
     const excerpt = text.replaceAll(options.apiKey, '<api key>').slice(0, 200);
     return { ok: false, message: `GET ${url} answered ${response.status}: ${excerpt}${hint}` };
   }
-  const ids = petIds(text);
+  const ids = text.trimStart().startsWith('[') ? petIds(text) : undefined;
   if (ids === undefined) return { ok: false, message: `GET ${url} did not answer with a JSON array of pets; is this the Pet Store API?` };
   return { ok: true, ids };
 }
 
-export interface RunHooks {
-  /** Progress lines, about ten per run (at most one a second). */
-  readonly progress?: (line: string) => void;
-  /** Ids known before the run (from the pre-flight list). */
-  readonly knownIds?: readonly number[];
-}
-
-export async function runLoad(options: LoadTestOptions, runId: string, hooks: RunHooks = {}): Promise<LoadTestResult> {
-  const base = options.baseUrl;
-  const basePath = base.pathname.replace(/\/+$/, '');
-  const empty = (): OperationStats => ({ requests: 0, statuses: new Map(), latencies: new Latencies() });
-  const operations: Record<Operation, OperationStats> = { list: empty(), get: empty(), create: empty() };
-
-  const ids: number[] = [];
-  let nextId = 0;
-  const remember = (id: number) => {
-    if (ids.length < MAX_KNOWN_IDS) ids.push(id);
-    else ids[nextId++ % MAX_KNOWN_IDS] = id;
-  };
-  for (const id of hooks.knownIds ?? []) remember(id);
-
-  const weights = OPERATIONS.map((op) => options.mix[op]);
-  const total = weights.reduce((a, b) => a + b, 0);
-  const pick = (): Operation => {
-    let r = Math.random() * total;
-    for (const [i, op] of OPERATIONS.entries()) {
-      r -= weights[i] ?? 0;
-      if (r < 0) return op;
-    }
-    return OPERATIONS.find((op) => options.mix[op] > 0) ?? 'list';
-  };
+/** `progress` gets a line a second; `knownIds` are the pre-flight list's. */
+export async function runLoad(
+  options: LoadTestOptions,
+  runId: string,
+  hooks: { progress?: (line: string) => void; knownIds?: readonly number[] } = {},
+): Promise<LoadTestResult> {
+  const basePath = options.baseUrl.pathname.replace(/\/+$/, '');
+  const ids = [...(hooks.knownIds ?? [])];
+  const remember = (found: readonly number[] = []) => ids.splice(0, Math.max(0, ids.push(...found) - MAX_KNOWN_IDS));
+  // Each operation as often as its weight (to a hundredth) in the urn a request is drawn from.
+  const urn = OPERATIONS.flatMap((op) => Array<Operation>(Math.round(options.mix[op] * 100)).fill(op));
 
   const auth = { Authorization: `Bearer ${options.apiKey}`, Accept: 'application/json', 'User-Agent': `petstore-loadtest/${runId}` };
   let created = 0;
   let sequence = 0;
-  let responses = 0;
-  let errors = 0;
-  const classes = [0, 0, 0, 0, 0];
+  const started = performance.now();
+  const seconds: Tally[] = [];
+  const measured = new Tally();
+  let phaseTally = new Tally();
+  let warmup = false;
+  const record = (op: Operation | '', outcome: Outcome, ms?: number) => {
+    const second = Math.floor((performance.now() - started) / 1000);
+    for (let i = seconds.length; i <= second; i++) seconds.push(new Tally());
+    for (const tally of [seconds[second], phaseTally, warmup ? undefined : measured]) tally?.add(op, outcome, ms);
+  };
 
-  const request: AutocannonRequest = {
-    setupRequest: (req, context) => {
-      let op = pick();
-      if (op === 'get' && ids.length === 0) op = 'list';
+  const template: Request = {
+    setupRequest: (req, context: { op?: Operation; startedAt?: number }) => {
+      const picked = urn[randomInt(urn.length)] ?? 'list';
+      const op = picked === 'get' && ids.length === 0 ? 'list' : picked;
+      const status = op === 'create' || (op === 'list' && randomInt(3) === 0) ? (STATUSES[randomInt(STATUSES.length)] as string) : '';
+      const id = String(op === 'get' ? ids[randomInt(ids.length)] : '');
+      const categoryId = String(CATEGORY_IDS[randomInt(CATEGORY_IDS.length)]);
+      const shape = request(op, runId, { id, status, n: String(op === 'create' ? ++sequence : 0), categoryId });
       context.op = op;
       context.startedAt = performance.now();
-      if (op === 'create') {
-        const status = STATUSES[randomInt(STATUSES.length + 1)];
-        const body = JSON.stringify({
-          name: `${PET_NAME_PREFIX}${runId}-${++sequence}`,
-          categoryId: 1 + randomInt(10),
-          ...(status ? { status } : {}),
-        });
-        return { ...req, method: 'POST', path: `${basePath}/pets`, headers: { ...auth, 'Content-Type': 'application/json' }, body };
-      }
-      if (op === 'get') {
-        const id = ids[randomInt(ids.length)] as number;
-        return { ...req, method: 'GET', path: `${basePath}/pets/${id}`, headers: auth, body: undefined };
-      }
-      const query = randomInt(3) === 0 ? `limit=20&status=${STATUSES[randomInt(STATUSES.length)]}` : 'limit=20';
-      return { ...req, method: 'GET', path: `${basePath}/pets?${query}`, headers: auth, body: undefined };
+      const headers = shape.body ? { ...auth, 'Content-Type': 'application/json' } : auth;
+      return { ...req, method: shape.method, path: `${basePath}${shape.path}`, headers, body: shape.body };
     },
-    onResponse: (status, body, context) => {
-      const op = context.op as Operation;
-      const stats = operations[op];
-      stats.requests++;
-      stats.latencies.record(performance.now() - (context.startedAt as number));
-      stats.statuses.set(status, (stats.statuses.get(status) ?? 0) + 1);
-      responses++;
-      const statusClass = Math.min(4, Math.max(0, Math.floor(status / 100) - 1));
-      classes[statusClass] = (classes[statusClass] ?? 0) + 1;
-      if (op === 'create' && status === 201) {
-        created++;
-        const id = petId(body);
-        if (id !== undefined) remember(id);
-      } else if (op === 'list' && status === 200) {
-        for (const id of petIds(body) ?? []) remember(id);
-      }
+    onResponse: (status, body, context: { op?: Operation; startedAt?: number }, headers = {}) => {
+      const op = context.op ?? 'list';
+      record(op, classify(status, headers, body), performance.now() - (context.startedAt ?? 0));
+      if (status === 201) created++;
+      if (status === 201 || (op === 'list' && status === 200)) remember(petIds(body));
     },
   };
 
-  const restoreTls = base.protocol === 'https:' ? enforceCertificateVerification() : () => undefined;
-  const started = performance.now();
-  const every = Math.max(1, Math.round(options.durationSeconds / 10));
-  let lastResponses = 0;
+  const done: RunPhase[] = [];
   const ticker = setInterval(() => {
-    const elapsed = (performance.now() - started) / 1000;
-    const rate = (responses - lastResponses) / every;
-    lastResponses = responses;
-    hooks.progress?.(
-      `[${elapsed.toFixed(0).padStart(String(options.durationSeconds).length)}s/${options.durationSeconds}s] ` +
-        `${responses} responses (${rate.toFixed(0)}/s)  2xx ${classes[1]}  3xx ${classes[2]}  4xx ${classes[3]}  5xx ${classes[4]}  network errors ${errors}`,
-    );
-  }, every * 1000);
+    const last = seconds.at(-2);
+    if (!last) return;
+    const counts = [...last.cells].map(([key, c]) => `${key.trim()} ${c.requests}`).join(', ');
+    hooks.progress?.(`[${seconds.length - 1}s] ${options.ramp ? `phase ${done.length + 1}: ` : ''}${last.select().requests}/s  ${counts}`);
+  }, 1000);
   try {
-    const instance = autocannon({
-      url: base.href,
-      connections: options.connections,
-      duration: options.durationSeconds,
-      timeout: options.timeoutSeconds,
-      ...(options.rate === undefined ? {} : { overallRate: options.rate }),
-      requests: [request],
-    });
-    instance.on('reqError', () => {
-      errors++;
-    });
-    const result = await instance;
-    return {
-      runId,
-      durationSeconds: result.duration,
-      operations,
-      networkErrors: result.errors,
-      timeouts: result.timeouts,
-      createdPets: created,
-    };
+    for (const phase of phases(options)) {
+      phaseTally = new Tally();
+      warmup = phase.warmup;
+      const startedAt = (performance.now() - started) / 1000;
+      const { instance, result } = startAutocannon({
+        url: options.baseUrl.href,
+        connections: options.connections,
+        duration: phase.seconds,
+        timeout: options.timeoutSeconds,
+        ...(phase.rate === undefined ? {} : { overallRate: phase.rate }),
+        requests: [template],
+      });
+      instance.on('reqError', (error: Error) => record('', error.message === 'request timed out' ? 'timeout' : 'network'));
+      await result;
+      done.push({ ...phase, startedAt, elapsed: (performance.now() - started) / 1000 - startedAt, tally: phaseTally });
+    }
   } finally {
     clearInterval(ticker);
-    restoreTls();
   }
+  const startedAt = new Date(Date.now() - (performance.now() - started)).toISOString();
+  const measuredSeconds = done.reduce((sum, p) => sum + (p.warmup ? 0 : p.elapsed), 0);
+  return { runId, startedAt, phases: done, seconds, measured, measuredSeconds, createdPets: created };
 }
 
-/**
- * autocannon 9 opens TLS connections with `rejectUnauthorized: false` hard-coded, so it would send
- * the API key to a server whose certificate it never checked. For the run, its `tls.connect` calls
- * verify the certificate and host name like any HTTPS client; a failure is a network error.
- */
-function enforceCertificateVerification(): () => void {
-  // The CommonJS module object autocannon calls `connect` on (an ESM namespace is read-only).
-  const tls = createRequire(import.meta.url)('node:tls') as { connect: (...args: unknown[]) => TLSSocket };
-  const original = tls.connect;
-  tls.connect = (...args: unknown[]) =>
-    original(
-      ...args.map((arg) => (typeof arg === 'object' && arg !== null ? { ...(arg as ConnectionOptions), rejectUnauthorized: true } : arg)),
-    );
-  return () => {
-    tls.connect = original;
-  };
-}
-
-function petId(body: string): number | undefined {
-  try {
-    const value = (JSON.parse(body) as { id?: unknown }).id;
-    return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
+/** The ids of a JSON pet or array of pets (undefined: neither). */
 function petIds(body: string): number[] | undefined {
   try {
     const value: unknown = JSON.parse(body);
-    if (!Array.isArray(value)) return undefined;
-    return value.flatMap((pet: { id?: unknown }) =>
+    const pets = Array.isArray(value) ? value : typeof value === 'object' && value !== null ? [value] : undefined;
+    return pets?.flatMap((pet: { id?: unknown }) =>
       typeof pet?.id === 'number' && Number.isSafeInteger(pet.id) && pet.id > 0 ? [pet.id] : [],
     );
   } catch {

@@ -29,7 +29,7 @@ export class MethodThrottle {
     const key = `${httpMethod} ${resourcePath}`;
     let bucket = this.#buckets.get(key);
     if (!bucket) {
-      const setting = this.#settingFor(resourcePath, httpMethod);
+      const setting = throttleFor(this.#settings, resourcePath, httpMethod);
       if (!setting) return true;
       bucket = { tokens: setting.burstLimit, updatedAt: this.#now(), rate: setting.rateLimit, burst: setting.burstLimit };
       this.#buckets.set(key, bucket);
@@ -41,13 +41,13 @@ export class MethodThrottle {
     bucket.tokens -= 1;
     return true;
   }
+}
 
-  #settingFor(resourcePath: string, httpMethod: string): ThrottleSetting | undefined {
-    const escaped = resourcePath.replace(/\//g, '~1');
-    const matches = (s: ThrottleSetting) =>
-      (s.resourcePath === '/*' || s.resourcePath === `/${escaped}`) && (s.httpMethod === '*' || s.httpMethod === httpMethod);
-    // The most specific setting wins: resource and method, then either, then the stage default.
-    const specificity = (s: ThrottleSetting) => (s.resourcePath === '/*' ? 0 : 2) + (s.httpMethod === '*' ? 0 : 1);
-    return this.#settings.filter(matches).sort((a, b) => specificity(b) - specificity(a))[0];
-  }
+/** The setting of a method: the most specific one (resource and method, then either, then the stage default). */
+export function throttleFor(settings: readonly ThrottleSetting[], resourcePath: string, httpMethod: string): ThrottleSetting | undefined {
+  const escaped = resourcePath.replace(/\//g, '~1');
+  const matches = (s: ThrottleSetting) =>
+    (s.resourcePath === '/*' || s.resourcePath === `/${escaped}`) && (s.httpMethod === '*' || s.httpMethod === httpMethod);
+  const specificity = (s: ThrottleSetting) => (s.resourcePath === '/*' ? 0 : 2) + (s.httpMethod === '*' ? 0 : 1);
+  return settings.filter(matches).sort((a, b) => specificity(b) - specificity(a))[0];
 }
