@@ -1,8 +1,8 @@
 /**
  * Stands in for `@aws-sdk/credential-provider-node` in the bundles (infra/cdk/bundling.ts `alias`):
- * Lambda puts the execution role's credentials in the environment, the first link of the SDK's
- * default chain, so the others (SSO, INI files, process, web identity, container, IMDS) and the
- * STS and SSO clients they carry are left out. Read once, as the default chain caches them.
+ * Lambda's credentials are in the environment, the first link of the SDK's default chain; the other
+ * links (SSO, INI files, process, web identity, container, IMDS) and the clients they carry stay out.
+ * Read once, as the chain caches them.
  */
 import { fromEnv } from '@aws-sdk/credential-provider-env';
 
