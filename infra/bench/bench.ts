@@ -22,7 +22,7 @@ import { buildBundles, FUNCTIONS } from './bundles.ts';
 import { floorTableInput } from './floor-table.ts';
 import { startWorker, stopOnInterrupt, type WorkerProcess } from './child.ts';
 import type { CostInput } from './cost.ts';
-import { countInstructions, type InstructionCount, type Invocation, WARM_INVOCATIONS } from './instructions.ts';
+import { countInstructions, countNodeStart, type InstructionCount, type Invocation, WARM_INVOCATIONS } from './instructions.ts';
 import { type LoadResult, type LoadSettings, measureLoad, mergeLoads } from './load.ts';
 import { machine } from './machine.ts';
 import type { BenchRun, InstructionRow, ScalingRow, ThroughputRow } from './benchmarks-md.ts';
@@ -158,8 +158,10 @@ async function main(): Promise<void> {
       `  ${bundle.name}: import ${(count.import / 1e6).toFixed(1)} M, first ${(count.first / 1e6).toFixed(1)} M, warm ${(count.warm / 1e6).toFixed(2)} M`,
     );
   }
+  const nodeStart = await countNodeStart(functionEnv);
+  progress(`  node -e 0: ${(nodeStart / 1e6).toFixed(1)} M`);
   if (INSTRUCTIONS_ONLY) {
-    const markdown = renderInstructions(instructions);
+    const markdown = renderInstructions(instructions, nodeStart);
     await writeFile(`${WORK_DIR}/instructions.md`, markdown);
     process.stdout.write(`${markdown}\n`);
     raw.destroy();
@@ -280,13 +282,13 @@ async function main(): Promise<void> {
     load: SETTINGS.load,
     rounds: SETTINGS.rounds,
     instructions,
+    nodeStart,
     handlerTimings,
     throughput,
     scaling,
     walks,
     seedSeconds: { first: seedFirst, rest: seedRest, restCount },
     cost,
-    deployedNodeOptions: deployedEnv.NODE_OPTIONS,
   };
   const markdown = render(run);
   const outFile = QUICK ? `${WORK_DIR}/BENCHMARKS.quick.md` : `${ROOT}BENCHMARKS.md`;

@@ -42,7 +42,6 @@ const FLOOR_OPTIONS = {
   minify: true,
   mainFields: ['module', 'main'],
 } as const satisfies BuildOptions;
-const FLOOR_FILE = 'index.js';
 
 export interface Bundle {
   readonly name: string;
@@ -73,7 +72,7 @@ export async function buildBundles(outDir: string, root: string): Promise<Bundle
   const floors = (['sdk', 'sdk-zod'] as const).flatMap((kind) =>
     (['get', 'list', 'create'] as const).map(async (operation) => {
       const name = floorName(kind, operation);
-      const file = join(outDir, name, FLOOR_FILE);
+      const file = join(outDir, name, BUNDLE_FILE);
       const result = await build({
         ...FLOOR_OPTIONS,
         stdin: { contents: `export { ${operation} as handler } from '${FLOOR_SOURCES[kind]}';`, resolveDir: root, loader: 'ts' },

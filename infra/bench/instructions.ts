@@ -1,21 +1,15 @@
 /**
  * CPU instructions of a cold start and of warm invocations, counted by valgrind's callgrind: unlike
- * wall-clock time on a shared machine, the count of the same code repeats closely from run to run
- * (docs/performance.md gives the spread). Each bundle runs in a fresh
- * `node --single-threaded --predictable --predictable-gc-schedule` under callgrind
- * (JIT and GC on the main thread, so they are counted too; the heap grows by fixed steps and is not
- * shrunk while idle, so a collection falls at the same point every run), against the store in
- * another process, which is not counted.
- * The process marks its sections itself (`callgrind_control -d <label> <pid>`, which dumps the
- * counts so far and zeroes them):
- *
- *   import  loading the bundle (require for CommonJS, as Lambda's runtime does; import() for ESM),
- *           until what it started has settled (a 300 ms timer);
- *   first   the first invocation, then the same settling;
- *   warm    WARM_INVOCATIONS more invocations, reported per invocation.
+ * wall-clock time on a shared machine, the count of the same code repeats closely from run to run.
+ * Each bundle runs in a fresh `node --single-threaded --predictable --predictable-gc-schedule` (JIT
+ * and GC on the main thread and counted; collections fall at the same points every run) against the
+ * store in another process, not counted. The process marks its sections itself
+ * (`callgrind_control -d <label> <pid>` dumps the counts so far and zeroes them): `import` (require,
+ * as Lambda's runtime loads index.js), `first` (the first invocation), `warm` (WARM_INVOCATIONS
+ * more), each until what it started has settled (a 300 ms timer). docs/performance.md has the rest.
  */
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { openSync, readSync, closeSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInGroup } from '../cli/child-processes.ts';
@@ -68,16 +62,8 @@ const mark = (label) => execSync('callgrind_control -d ' + label + ' ' + process
 })();
 `;
 
-/** The Node.js ELF binary: valgrind cannot run a shell shim. */
-export function nodeBinary(): string {
-  const file = realpathSync(process.execPath);
-  const fd = openSync(file, 'r');
-  const magic = Buffer.alloc(4);
-  readSync(fd, magic, 0, 4, 0);
-  closeSync(fd);
-  if (!magic.equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46]))) throw new Error(`${file} is not an ELF binary valgrind can run`);
-  return file;
-}
+/** The binary running this process (valgrind cannot follow a shim such as node_modules/.bin/node). */
+export const nodeBinary = (): string => realpathSync(process.execPath);
 
 /** One fresh process under callgrind: `invocations[0]` is the first invocation, the rest warm. */
 export async function countInstructions(
@@ -85,51 +71,44 @@ export async function countInstructions(
   invocations: readonly Invocation[],
   env: NodeJS.ProcessEnv,
 ): Promise<InstructionCount> {
-  const dir = await mkdtemp(join(tmpdir(), 'petstore-callgrind-'));
-  try {
+  const { stdout, section } = await callgrind(file, env, async (dir) => {
     const invocationsFile = join(dir, 'invocations.json');
     await writeFile(invocationsFile, JSON.stringify(invocations));
+    return ['-e', SCRIPT, file, invocationsFile, String(SETTLE_MS)];
+  });
+  const statuses = JSON.parse(/^STATUSES (.+)$/m.exec(stdout)?.[1] ?? 'null') as number[] | null;
+  if (!statuses) throw new Error(`${file}: the measured process reported nothing: ${stdout.slice(-2000)}`);
+  const warm = section('warm') / Math.max(1, invocations.length - 1);
+  return { import: section('import'), first: section('first'), warm, statuses };
+}
+
+/** Node.js alone, `node -e 0` with the same flags: the part of any cold start that is Node's own. */
+export async function countNodeStart(env: NodeJS.ProcessEnv): Promise<number> {
+  return (await callgrind('node -e 0', env, async () => ['-e', '0'])).section('exit');
+}
+
+/** Node.js under callgrind with `args(dir)`; a section is what a dump labelled, `exit` the last one. */
+async function callgrind(what: string, env: NodeJS.ProcessEnv, args: (dir: string) => Promise<string[]>) {
+  const dir = await mkdtemp(join(tmpdir(), 'petstore-callgrind-'));
+  try {
+    const node = [nodeBinary(), '--single-threaded', '--predictable', '--predictable-gc-schedule', ...(await args(dir))];
     // In a group of its own: an interrupted bench stops valgrind and the callgrind_control and vgdb it runs.
-    const run = await runInGroup(
-      'valgrind',
-      [
-        '--tool=callgrind',
-        '--smc-check=all-non-file',
-        `--callgrind-out-file=${join(dir, 'callgrind.out.%p')}`,
-        nodeBinary(),
-        '--single-threaded',
-        '--predictable',
-        '--predictable-gc-schedule',
-        '-e',
-        SCRIPT,
-        file,
-        invocationsFile,
-        String(SETTLE_MS),
-      ],
-      { env },
-    );
-    if (run.status !== 0) throw new Error(`${file}: valgrind exited with ${run.status ?? run.signal}: ${run.stderr.slice(-2000)}`);
-    const { stdout } = run;
-    const statuses = JSON.parse(/^STATUSES (.+)$/m.exec(stdout)?.[1] ?? 'null') as number[] | null;
-    if (!statuses) throw new Error(`${file}: the measured process reported nothing: ${stdout.slice(-2000)}`);
+    const out = `--callgrind-out-file=${join(dir, 'callgrind.out.%p')}`;
+    const run = await runInGroup('valgrind', ['--tool=callgrind', '--smc-check=all-non-file', out, ...node], { env });
+    if (run.status !== 0) throw new Error(`${what}: valgrind exited with ${run.status ?? run.signal}: ${run.stderr.slice(-2000)}`);
     const sections = new Map<string, number>();
     for (const name of await readdir(dir)) {
       if (!name.startsWith('callgrind.out.')) continue;
       const text = await readFile(join(dir, name), 'utf8');
-      const label = /^desc: Trigger: dump (\S+)/m.exec(text)?.[1];
-      if (label) sections.set(label, (sections.get(label) ?? 0) + instructionsOf(text));
+      const label = /^desc: Trigger: dump (\S+)/m.exec(text)?.[1] ?? 'exit';
+      sections.set(label, (sections.get(label) ?? 0) + instructionsOf(text));
     }
     const section = (label: string): number => {
       const value = sections.get(label);
-      if (value === undefined) throw new Error(`${file}: no callgrind dump "${label}"`);
+      if (value === undefined) throw new Error(`${what}: no callgrind dump "${label}"`);
       return value;
     };
-    return {
-      import: section('import'),
-      first: section('first'),
-      warm: section('warm') / Math.max(1, invocations.length - 1),
-      statuses,
-    };
+    return { stdout: run.stdout, section };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -30,8 +30,6 @@ export interface LoadResult {
   readonly storeCpuMs: number;
   /** Every response time (ms), for merging rounds. */
   readonly latencies: Latencies;
-  /** Seconds measured. */
-  readonly seconds: number;
 }
 
 /** Several rounds of the same measurement as one: mean throughput, percentiles of all responses. */
@@ -50,7 +48,6 @@ export function mergeLoads(rounds: readonly LoadResult[]): LoadResult {
     serverCpuMs: weighted('serverCpuMs'),
     storeCpuMs: weighted('storeCpuMs'),
     latencies,
-    seconds: rounds.reduce((sum, r) => sum + r.seconds, 0),
   };
 }
 
@@ -105,6 +102,5 @@ export async function measureLoad(
     serverCpuMs: (serverAfter - serverBefore) / Math.max(requests, 1),
     storeCpuMs: (storeAfter - storeBefore) / Math.max(requests, 1),
     latencies,
-    seconds: result.duration,
   };
 }

@@ -39,6 +39,12 @@ export const esbuildOptions = {
   mainFields: ['module', 'main'],
   // Nothing external: the AWS SDK is bundled, so the code runs against the SDK version we tested.
   external: [],
+  // Lambda's credentials are in the environment: the SDK's other providers stay out of the bundle
+  // (docs/performance.md, "Cold start"). From the repository root, where esbuild and NodejsFunction run.
+  alias: { '@aws-sdk/credential-provider-node': './infra/cdk/lambda-credentials.ts' },
+  // The SDK's test for a web stream body (bodies here are strings and node:http streams) would
+  // load Node's web streams on the first request.
+  define: { ReadableStream: 'undefined' },
 } as const satisfies BuildOptions;
 
 /** Full esbuild options for one entry, written where NodejsFunction would write it. */
@@ -48,6 +54,8 @@ export function esbuildBuildOptions(entry: string, outfile: string): BuildOption
     mainFields: [...esbuildOptions.mainFields],
     external: [...esbuildOptions.external],
     supported: { ...esbuildOptions.supported },
+    alias: { ...esbuildOptions.alias },
+    define: { ...esbuildOptions.define },
     entryPoints: [entry],
     outfile,
   };

@@ -6,7 +6,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { lambdaContext, proxyEvent, requestFor, SCENARIOS, type ScenarioId } from '../scenarios.ts';
+import { lambdaContext, proxyEvent, requestFor, type Scenario, SCENARIOS, type ScenarioId } from '../scenarios.ts';
 import { serve } from './rpc.ts';
 
 type Handler = (event: unknown, context: unknown) => Promise<APIGatewayProxyResult>;
@@ -48,10 +48,8 @@ serve({
     }
     const results: HandlerTiming[] = [];
     let n = 0;
-    const cases = SCENARIOS.map((s) => ({ id: s.id, functionId: s.functionId as string }));
     const rounds = request.rounds as number;
-    type Case = (typeof cases)[number];
-    const invokerOf = (scenario: Case) => {
+    const invokerOf = (scenario: Scenario) => {
       const handler = handlers.get(scenario.functionId);
       if (!handler) throw new Error(`no bundle for ${scenario.functionId}`);
       return async () => {
@@ -63,25 +61,25 @@ serve({
         return { ms: performance.now() - started, status: result.statusCode };
       };
     };
-    const totals = new Map(
-      cases.map((c) => [c.id, { durations: [] as number[], statuses: {} as Record<string, number>, cpuUs: 0, logBytes: 0, logLines: 0 }]),
-    );
-    for (const scenario of cases) {
-      const invoke = invokerOf(scenario);
-      for (let i = 0; i < warmup; i++) await invoke();
-    }
+    const totals = SCENARIOS.map((scenario) => ({
+      scenario,
+      invoke: invokerOf(scenario),
+      durations: [] as number[],
+      cpuUs: 0,
+      logBytes: 0,
+      logLines: 0,
+      statuses: {} as Record<string, number>,
+    }));
+    for (const { invoke } of totals) for (let i = 0; i < warmup; i++) await invoke();
     // The cases take turns, a share of the iterations at a time, the order reversed every round:
     // a machine whose speed drifts slows them all alike.
     for (let round = 0; round < rounds; round++) {
-      for (const scenario of round % 2 === 0 ? cases : [...cases].reverse()) {
-        const invoke = invokerOf(scenario);
-        const total = totals.get(scenario.id);
-        if (!total) throw new Error(`no totals for ${scenario.id}`);
+      for (const total of round % 2 === 0 ? totals : [...totals].reverse()) {
         logBytes = 0;
         logLines = 0;
         const cpuBefore = process.cpuUsage();
         for (let i = 0; i < iterations / rounds; i++) {
-          const { ms, status } = await invoke();
+          const { ms, status } = await total.invoke();
           total.durations.push(ms);
           total.statuses[status] = (total.statuses[status] ?? 0) + 1;
         }
@@ -91,10 +89,7 @@ serve({
         total.logLines += logLines;
       }
     }
-    for (const scenario of cases) {
-      const total = totals.get(scenario.id);
-      if (!total) throw new Error(`no totals for ${scenario.id}`);
-      const { durations, statuses, cpuUs, logBytes: bytes, logLines: lines } = total;
+    for (const { scenario, durations, statuses, cpuUs, logBytes: bytes, logLines: lines } of totals) {
       const count = durations.length;
       const sorted = [...durations].sort((a, b) => a - b);
       results.push({

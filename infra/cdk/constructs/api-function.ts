@@ -193,10 +193,12 @@ export function nodejsBundling(bundledFiles?: ApiFunctionProps['bundledFiles']):
     sourcesContent: esbuildOptions.sourcesContent,
     mainFields: [...esbuildOptions.mainFields],
     externalModules: [...esbuildOptions.external],
-    // NodejsFunction has no `supported` option; esbuild's CLI flag says the same.
-    esbuildArgs: Object.fromEntries(
-      Object.entries(esbuildOptions.supported).map(([feature, on]) => [`--supported:${feature}`, String(on)]),
-    ),
+    define: { ...esbuildOptions.define },
+    // NodejsFunction has no `supported` or `alias` option; esbuild's CLI flags say the same.
+    esbuildArgs: Object.fromEntries([
+      ...Object.entries(esbuildOptions.supported).map(([feature, on]) => [`--supported:${feature}`, String(on)]),
+      ...Object.entries(esbuildOptions.alias).map(([from, to]) => [`--alias:${from}`, to]),
+    ]),
     forceDockerBundling: false,
   };
 }
