@@ -24,7 +24,7 @@ export const REQUEST_ID_HEADER = 'X-Request-Id';
 type ApiRequest = Request<APIGatewayProxyEvent, ApiResult>;
 
 export function requestLine(operationId: string): MiddlewareObj<APIGatewayProxyEvent, ApiResult> {
-  const started = new WeakMap<object, { at: number; coldStart: boolean }>();
+  const started = new WeakMap<object, { at: bigint; coldStart: boolean }>();
   // One chain per function instance: its first request paid for the cold start (init + first call).
   let coldStart = true;
 
@@ -39,19 +39,24 @@ export function requestLine(operationId: string): MiddlewareObj<APIGatewayProxyE
     if (!isLogged('info')) return;
     const start = started.get(request.event);
     const keyId = authenticatedKeyId(request.event);
-    log('info', 'request', {
+    const fields: Record<string, unknown> = {
       requestId,
       operationId,
       functionVersion: request.context.functionVersion,
       status: response.statusCode,
-      ...(keyId === undefined ? {} : { keyId }),
-      ...(start === undefined ? {} : { coldStart: start.coldStart, durationMs: Math.round(performance.now() - start.at) }),
-    });
+    };
+    if (keyId !== undefined) fields.keyId = keyId;
+    if (start !== undefined) {
+      fields.coldStart = start.coldStart;
+      fields.durationMs = Math.round(Number(process.hrtime.bigint() - start.at) / 1e6);
+    }
+    log('info', 'request', fields);
   };
 
   return {
     before: (request) => {
-      started.set(request.event, { at: performance.now(), coldStart });
+      // Not performance.now(): its first use loads perf_hooks, in the first invocation's time.
+      started.set(request.event, { at: process.hrtime.bigint(), coldStart });
       coldStart = false;
     },
     after: finish,
