@@ -16,21 +16,22 @@ export function headerValues(event: RequestHeaders, name: string): string[] {
   const wanted = name.toLowerCase();
   const found: string[] = [];
   for (const key in event.multiValueHeaders) {
-    if (Object.hasOwn(event.multiValueHeaders, key) && key.toLowerCase() === wanted) found.push(...(event.multiValueHeaders[key] ?? []));
+    if (key.length === wanted.length && Object.hasOwn(event.multiValueHeaders, key) && key.toLowerCase() === wanted)
+      found.push(...(event.multiValueHeaders[key] ?? []));
   }
   return found;
 }
 
 /**
  * Reads a header case-insensitively, as HTTP requires (API Gateway keeps the client's casing).
- * Several lookups a request: a `for…in` over the names allocates nothing, where Object.entries would;
- * like Object.entries, it reads own names only.
+ * Several lookups a request: a `for…in` over the names allocates nothing, where Object.entries would,
+ * and only a name of the wanted length is lowercased; like Object.entries, it reads own names only.
  */
 export function header(headers: Record<string, string | undefined> | null, name: string): string | undefined {
   if (!headers) return undefined;
   const wanted = name.toLowerCase();
   for (const key in headers) {
-    if (Object.hasOwn(headers, key) && key.toLowerCase() === wanted) return headers[key];
+    if (key.length === wanted.length && Object.hasOwn(headers, key) && key.toLowerCase() === wanted) return headers[key];
   }
   return undefined;
 }
