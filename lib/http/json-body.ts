@@ -20,11 +20,13 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 export function parseJsonBody(event: Pick<APIGatewayProxyEvent, 'body' | 'headers' | 'isBase64Encoded'>): JsonObject {
   const raw = event.body ?? '';
-  const bytes = event.isBase64Encoded ? Buffer.from(raw, 'base64') : Buffer.from(raw, 'utf8');
-  if (bytes.length === 0) {
+  // A text body is only measured: copying it into a Buffer would be garbage at once.
+  const bytes = event.isBase64Encoded ? Buffer.from(raw, 'base64') : undefined;
+  const size = bytes ? bytes.length : Buffer.byteLength(raw, 'utf8');
+  if (size === 0) {
     throw new HttpError('validation_failed', 'Request body is required: send a JSON object such as {"name": "Rex", "categoryId": 1}.');
   }
-  if (bytes.length > MAX_BODY_BYTES) {
+  if (size > MAX_BODY_BYTES) {
     throw new HttpError(
       'payload_too_large',
       `Request body is larger than the limit of ${MAX_BODY_BYTES} bytes (${MAX_BODY_SIZE}): send a smaller pet.`,
@@ -52,7 +54,7 @@ export function parseJsonBody(event: Pick<APIGatewayProxyEvent, 'body' | 'header
   }
   let text: string;
   try {
-    text = event.isBase64Encoded ? strictUtf8.decode(bytes) : raw;
+    text = bytes ? strictUtf8.decode(bytes) : raw;
   } catch {
     throw new HttpError('validation_failed', 'Request body is not valid UTF-8.');
   }
