@@ -33,9 +33,10 @@ export function parseJsonBody(event: Pick<APIGatewayProxyEvent, 'body' | 'header
     );
   }
   const contentType = header(event.headers, 'content-type');
-  const [mediaType = '', ...params] = (contentType ?? '').split(';').map((part) => part.trim());
+  const params = (contentType ?? '').split(';').map((part) => part.trim());
+  const mediaType = params[0] ?? '';
   const charset = params
-    .find((p) => /^charset=/i.test(p))
+    .find((p, i) => i > 0 && /^charset=/i.test(p))
     ?.slice('charset='.length)
     .replace(/"/g, '');
   if (!JSON_MEDIA_TYPE.test(mediaType) || (charset !== undefined && !/^utf-?8$/i.test(charset))) {
