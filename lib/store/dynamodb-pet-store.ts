@@ -68,17 +68,15 @@ export class DynamoDbPetStore implements PetStore {
    */
   async #put(pet: Pet, recordKey?: string): Promise<boolean> {
     const writeToken = randomUUID();
+    const item: Record<string, unknown> = { ...pet, [WRITE_TOKEN]: writeToken };
+    // Only pets with a status get a position in the index: it stays sparse.
+    if (pet.status !== undefined) item[STATUS_ORDER_ATTRIBUTE] = statusOrder(pet.id);
+    if (recordKey !== undefined) item[RECORD_KEY] = recordKey;
     try {
       await this.#client.send(
         new PutCommand({
           TableName: this.#tableName,
-          Item: {
-            ...pet,
-            // Only pets with a status get a position in the index: it stays sparse.
-            ...(pet.status === undefined ? {} : { [STATUS_ORDER_ATTRIBUTE]: statusOrder(pet.id) }),
-            [WRITE_TOKEN]: writeToken,
-            ...(recordKey === undefined ? {} : { [RECORD_KEY]: recordKey }),
-          },
+          Item: item,
           ConditionExpression: 'attribute_not_exists(id)',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
