@@ -382,23 +382,15 @@ describe('a request that dies or fails half-way, then a retry', () => {
 });
 
 describe('a pet deleted, then a retry', () => {
-  it('deleted after its create answered: the retry finds the record marked and replays the pet as created, storing nothing', async () => {
-    const world = new World();
-    await new Request('A', world, REX, ids(101)).finish();
-    world.delete(101);
-    const retry = new Request('retry', world, REX, ids(201));
-    expect(await retry.finish()).toEqual(['reserve', 'read', 'get']);
-    expect(await retry.outcome).toEqual(replayed(101, REX));
-    expect(world.pets.size).toBe(0);
-  });
-
-  it('deleted between the first put and its mark: the mark still lands, and the retry stores nothing', async () => {
+  it.each<[string, Step[], Step[]]>([
+    ['after its create answered', ['reserve', 'put', 'mark'], []],
+    ['between the first put and its mark', ['reserve', 'put'], ['mark']],
+  ])('deleted %s: the mark lands, and a retry replays the pet as created, storing nothing', async (_, beforeDelete, afterDelete) => {
     const world = new World();
     const a = new Request('A', world, REX, ids(101));
-    await a.step('reserve');
-    await a.step('put');
+    for (const step of beforeDelete) await a.step(step);
     world.delete(101);
-    await a.step('mark');
+    for (const step of afterDelete) await a.step(step);
     expect(await a.outcome).toEqual(created(101, REX));
     const retry = new Request('retry', world, REX, ids(201));
     expect(await retry.finish()).toEqual(['reserve', 'read', 'get']);
