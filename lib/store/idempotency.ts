@@ -80,7 +80,7 @@ export class IdempotencyProtocol {
         const existing = await this.#pets.get(pet.id);
         return { pet: existing?.recordKey === recordKey ? existing.pet : pet, replayed: true };
       }
-      // Every answer naming the pet follows the mark, so a client can delete the pet only once it is marked.
+      // A create answers only after the mark: a client that deletes the pet it was answered finds it marked.
       if (await this.#pets.put(pet, recordKey)) {
         await this.#records.markCreated(recordKey, pet.id);
         return { pet, replayed: false };
