@@ -118,6 +118,8 @@ class Request implements IdempotencyRecordStore, PetWrites {
   readonly name: string;
   readonly world: World;
   readonly outcome: Promise<CreatedPet>;
+  /** Whether the key's record was marked `created` when the request answered with a pet (false when it failed). */
+  readonly markedWhenAnswered: Promise<boolean>;
   #next = deferred<ParkedCall | 'finished'>();
 
   constructor(name: string, world: World, newPet: NewPet, petIds: number[]) {
@@ -127,6 +129,10 @@ class Request implements IdempotencyRecordStore, PetWrites {
     this.outcome = new IdempotencyProtocol(this, this, { now: () => world.nowMs, newPetId }).run(KEY, newPet);
     const finished = () => this.#next.resolve('finished');
     this.outcome.then(finished, finished);
+    this.markedWhenAnswered = this.outcome.then(
+      () => world.records.get(KEY)?.created === true,
+      () => false,
+    );
   }
 
   reserve(record: IdempotencyRecord, nowSeconds: number): Promise<boolean> {
@@ -552,7 +558,7 @@ describe('expiry', () => {
  */
 async function everyInterleaving(
   start: () => { world: World; requests: Request[] },
-  check: (world: World, outcomes: PromiseSettledResult<CreatedPet>[]) => void,
+  check: (world: World, outcomes: PromiseSettledResult<CreatedPet>[], markedWhenAnswered: boolean[]) => void,
 ): Promise<number> {
   const toRun: number[][] = [[]];
   let runs = 0;
@@ -570,7 +576,8 @@ async function everyInterleaving(
       }
       await requests[order[depth] as number]?.step();
     }
-    check(world, await Promise.allSettled(requests.map((request) => request.outcome)));
+    const outcomes = await Promise.allSettled(requests.map((request) => request.outcome));
+    check(world, outcomes, await Promise.all(requests.map((request) => request.markedWhenAnswered)));
     runs++;
   }
   return runs;
@@ -609,7 +616,7 @@ describe('every interleaving', () => {
         seed(world);
         return { world, requests: Array.from({ length: requests }, (_, i) => new Request(`R${i}`, world, REX, ids(101 + 100 * i))) };
       },
-      (world, outcomes) => {
+      (world, outcomes, markedWhenAnswered) => {
         const [one, ...more] = petsLike(world, REX);
         expect(one).toBeDefined();
         expect(more).toEqual([]);
@@ -618,6 +625,8 @@ describe('every interleaving', () => {
         );
         expect(outcomes.filter((outcome) => outcome.status === 'fulfilled' && !outcome.value.replayed)).toHaveLength(1);
         expect(world.records.get(KEY)?.petId).toBe(one?.id);
+        // So a client can delete the pet only after the mark, which keeps a later retry from storing it again.
+        expect(markedWhenAnswered, 'every answer came after the mark').toEqual(outcomes.map(() => true));
       },
     );
     expect(runs).toBe(orders);
