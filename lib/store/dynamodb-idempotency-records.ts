@@ -44,18 +44,24 @@ export class DynamoDbIdempotencyRecords implements IdempotencyRecordStore {
     }
   }
 
-  async repoint(recordKey: string, fromPetId: number, toPetId: number): Promise<void> {
+  repoint(recordKey: string, fromPetId: number, toPetId: number): Promise<void> {
+    // Fails when the record is gone, marked, or a concurrent request repointed it first: each is fine.
+    return this.#update(recordKey, 'SET petId = :to', 'petId = :from AND attribute_not_exists(created)', {
+      ':to': toPetId,
+      ':from': fromPetId,
+    });
+  }
+
+  markCreated(recordKey: string, petId: number): Promise<void> {
+    // Fails when the record is gone or was reserved afresh after expiry (another id): that one is left alone.
+    return this.#update(recordKey, 'SET created = :true', 'petId = :id', { ':true': true, ':id': petId });
+  }
+
+  /** A conditional UpdateItem of the record: a failed condition is the caller's "leave it as it is". */
+  async #update(recordKey: string, set: string, condition: string, values: Record<string, unknown>): Promise<void> {
+    const update = { TableName: this.#tableName, Key: { recordKey }, UpdateExpression: set, ConditionExpression: condition };
     try {
-      await this.#client.send(
-        new UpdateCommand({
-          TableName: this.#tableName,
-          Key: { recordKey },
-          UpdateExpression: 'SET petId = :new',
-          // Fails when the record is gone or a concurrent request repointed it first: either is fine.
-          ConditionExpression: 'petId = :old',
-          ExpressionAttributeValues: { ':new': toPetId, ':old': fromPetId },
-        }),
-      );
+      await this.#client.send(new UpdateCommand({ ...update, ExpressionAttributeValues: values }));
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw classifyStoreError(error, 'update idempotency record');
     }

@@ -18,6 +18,8 @@ export interface IdempotencyRecord {
   readonly bodyHash: string;
   /** Epoch seconds: DynamoDB TTL deletes the record some time after; reads ignore it from then. */
   readonly expiresAt: number;
+  /** Set once a put of this key stored the pet: from then on its id is never put again, even once the pet is deleted. */
+  readonly created?: true;
 }
 
 /**
@@ -29,8 +31,10 @@ export interface IdempotencyRecordStore {
   reserve(record: IdempotencyRecord, nowSeconds: number): Promise<boolean>;
   /** The key's record as stored now (expired or not), or undefined when there is none. */
   read(recordKey: string): Promise<IdempotencyRecord | undefined>;
-  /** Points the key's record at `toPetId` if it still points at `fromPetId`; otherwise leaves it as it is. */
+  /** Points the key's record at `toPetId` if it still points at `fromPetId` and is not `created`; otherwise leaves it as it is. */
   repoint(recordKey: string, fromPetId: number, toPetId: number): Promise<void>;
+  /** Marks the key's record `created` if it still points at `petId`; otherwise leaves it as it is. */
+  markCreated(recordKey: string, petId: number): Promise<void>;
 }
 
 /** The pets' storage, as the protocol uses it. */
@@ -71,12 +75,24 @@ export class IdempotencyProtocol {
       if (record.bodyHash !== bodyHash) throw new IdempotencyKeyReusedError();
       // Whoever reserved the key, the request whose put succeeds is the one that created the pet.
       const pet: Pet = { id: record.petId, ...newPet };
-      if (await this.#pets.put(pet, recordKey)) return { pet, replayed: false };
+      if (record.created) {
+        // Stored once already: never put again, or a deleted pet would come back under its id.
+        const existing = await this.#pets.get(pet.id);
+        return { pet: existing?.recordKey === recordKey ? existing.pet : pet, replayed: true };
+      }
+      // A create answers only after the mark: a client that deletes the pet it was answered finds it marked.
+      if (await this.#pets.put(pet, recordKey)) {
+        await this.#records.markCreated(recordKey, pet.id);
+        return { pet, replayed: false };
+      }
       // Ours when marked with our record key: no later write changes the mark, whatever it changes of the pet.
       const existing = await this.#pets.get(record.petId);
-      if (existing?.recordKey === recordKey) return { pet: existing.pet, replayed: true };
-      // The reserved id went to an unrelated pet (two ids drawn alike in one millisecond):
-      // point the record at a fresh id, unless a concurrent request already did.
+      if (existing?.recordKey === recordKey) {
+        await this.#records.markCreated(recordKey, pet.id);
+        return { pet: existing.pet, replayed: true };
+      }
+      // The reserved id went to an unrelated pet (two ids drawn alike in one millisecond), or its pet
+      // is gone: point the record at a fresh id, unless a concurrent request did or it is marked.
       await this.#records.repoint(recordKey, record.petId, this.#newPetId());
     }
     throw new Error(`Idempotent create did not settle after ${MAX_ATTEMPTS} attempts`);

@@ -3,7 +3,7 @@
  * later writes to the pet; and the records' DynamoDB adapter keeping the contract the protocol's
  * unit tests assume.
  */
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDbIdempotencyRecords } from '#lib/store/dynamodb-idempotency-records.ts';
@@ -191,6 +191,17 @@ describe.each(Object.entries(laterWrites))('after %s changed the pet', (_, write
   });
 });
 
+it('after a DeleteItem removed the pet, a create retried under its key replays it as created and stores nothing', async () => {
+  const key = `k-deleted-${randomUUID()}`;
+  const body = { name: 'Deleted', categoryId: 1, status: 'pending' } as const;
+  const first = await pets.create(body, { idempotencyKey: key });
+  await client.send(new DeleteCommand({ TableName: names.pets, Key: { id: first.pet.id } }));
+  const count = await petCount();
+  expect(await pets.create(body, { idempotencyKey: key })).toEqual({ pet: first.pet, replayed: true });
+  expect(await pets.get(first.pet.id)).toBeUndefined();
+  expect(await petCount()).toBe(count);
+});
+
 describe('DynamoDbIdempotencyRecords (the World of test/unit/idempotency-protocol.test.ts, on DynamoDB)', () => {
   const nowSeconds = Math.floor(Date.now() / 1000);
   const record = (recordKey: string, petId: number, expiresAt = nowSeconds + 60): IdempotencyRecord => ({
@@ -222,5 +233,18 @@ describe('DynamoDbIdempotencyRecords (the World of test/unit/idempotency-protoco
     expect((await records.read('c-repoint'))?.petId).toBe(2);
     await records.repoint('c-no-record', 1, 2);
     expect(await records.read('c-no-record')).toBeUndefined();
+  });
+
+  it('marks a record created only while it holds that pet id; a marked record is never repointed; a new reservation drops the mark', async () => {
+    await records.reserve(record('c-mark', 1), nowSeconds);
+    await records.markCreated('c-mark', 2);
+    expect(await records.read('c-mark')).toEqual(record('c-mark', 1));
+    await records.markCreated('c-mark', 1);
+    await records.repoint('c-mark', 1, 3);
+    expect(await records.read('c-mark')).toEqual({ ...record('c-mark', 1), created: true });
+    await records.markCreated('c-mark-none', 1);
+    expect(await records.read('c-mark-none')).toBeUndefined();
+    await records.reserve(record('c-mark', 4), nowSeconds + 61);
+    expect(await records.read('c-mark')).toEqual(record('c-mark', 4));
   });
 });

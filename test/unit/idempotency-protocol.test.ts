@@ -54,7 +54,18 @@ class World {
 
   repoint(recordKey: string, fromPetId: number, toPetId: number): void {
     const record = this.records.get(recordKey);
-    if (record?.petId === fromPetId) this.records.set(recordKey, { ...record, petId: toPetId });
+    if (record?.petId === fromPetId && !record.created) this.records.set(recordKey, { ...record, petId: toPetId });
+  }
+
+  markCreated(recordKey: string, petId: number): void {
+    const record = this.records.get(recordKey);
+    if (record?.petId === petId) this.records.set(recordKey, { ...record, created: true });
+  }
+
+  /** What any delete operation does to a pet: the item is gone, its mark with it. */
+  delete(id: number): void {
+    this.pets.delete(id);
+    this.marks.delete(id);
   }
 
   put(candidate: Pet, recordKey: string): boolean {
@@ -75,7 +86,7 @@ class World {
   }
 }
 
-type Step = 'reserve' | 'read' | 'repoint' | 'put' | 'get';
+type Step = 'reserve' | 'read' | 'repoint' | 'mark' | 'put' | 'get';
 
 interface ParkedCall {
   readonly step: Step;
@@ -107,6 +118,8 @@ class Request implements IdempotencyRecordStore, PetWrites {
   readonly name: string;
   readonly world: World;
   readonly outcome: Promise<CreatedPet>;
+  /** Whether the key's record was marked `created` when the request answered with a pet (false when it failed). */
+  readonly markedWhenAnswered: Promise<boolean>;
   #next = deferred<ParkedCall | 'finished'>();
 
   constructor(name: string, world: World, newPet: NewPet, petIds: number[]) {
@@ -116,6 +129,10 @@ class Request implements IdempotencyRecordStore, PetWrites {
     this.outcome = new IdempotencyProtocol(this, this, { now: () => world.nowMs, newPetId }).run(KEY, newPet);
     const finished = () => this.#next.resolve('finished');
     this.outcome.then(finished, finished);
+    this.markedWhenAnswered = this.outcome.then(
+      () => world.records.get(KEY)?.created === true,
+      () => false,
+    );
   }
 
   reserve(record: IdempotencyRecord, nowSeconds: number): Promise<boolean> {
@@ -128,6 +145,10 @@ class Request implements IdempotencyRecordStore, PetWrites {
 
   repoint(recordKey: string, fromPetId: number, toPetId: number): Promise<void> {
     return this.#park('repoint', () => this.world.repoint(recordKey, fromPetId, toPetId));
+  }
+
+  markCreated(recordKey: string, petId: number): Promise<void> {
+    return this.#park('mark', () => this.world.markCreated(recordKey, petId));
   }
 
   put(candidate: Pet, recordKey: string): Promise<boolean> {
@@ -196,24 +217,25 @@ describe('one request at a time', () => {
     const a = new Request('A', world, REX, ids(101));
     expect(await a.step('reserve')).toBe(true);
     expect(await a.step('put')).toBe(true);
+    await a.step('mark');
     expect(await a.outcome).toEqual(created(101, REX));
     expect(world.records.get(KEY)).toEqual({
       recordKey: KEY,
       petId: 101,
       bodyHash: hashNewPet(REX),
       expiresAt: NOW_SECONDS + IDEMPOTENCY_TTL_SECONDS,
+      created: true,
     });
     expect([...world.pets.values()]).toEqual([pet(101, REX)]);
   });
 
-  it('a retry after the first answered finds the record, loses the put and replays the same pet', async () => {
+  it('a retry after the first answered finds the record marked, puts nothing and replays the same pet', async () => {
     const world = new World();
     await new Request('A', world, REX, ids(101)).finish();
     // The same pet, its fields sent in another order.
     const b = new Request('B', world, { status: 'available', categoryId: 1, name: 'Rex' }, ids(201));
     expect(await b.step('reserve')).toBe(false);
-    expect(await b.step('read')).toMatchObject({ petId: 101 });
-    expect(await b.step('put')).toBe(false);
+    expect(await b.step('read')).toMatchObject({ petId: 101, created: true });
     expect(await b.step('get')).toEqual(ours(101, REX));
     expect(await b.outcome).toEqual(replayed(101, REX));
     expect(world.pets.size).toBe(1);
@@ -224,7 +246,7 @@ describe('one request at a time', () => {
     await new Request('A', world, REX, ids(101)).finish();
     world.pets.set(101, pet(101, TOM));
     const b = new Request('B', world, REX, ids(201));
-    expect(await b.finish()).toEqual(['reserve', 'read', 'put', 'get']);
+    expect(await b.finish()).toEqual(['reserve', 'read', 'get']);
     expect(await b.outcome).toEqual(replayed(101, TOM));
     expect(world.pets.size).toBe(1);
   });
@@ -253,6 +275,9 @@ describe('two requests with one key, racing', () => {
     expect(await a.step('put')).toBe(true);
     expect(await b.step('put')).toBe(false);
     expect(await b.step('get')).toEqual(ours(101, REX));
+    // B answers only once the record is marked, whichever of them marks it first.
+    await b.step('mark');
+    await a.step('mark');
     expect(await a.outcome).toEqual(created(101, REX));
     expect(await b.outcome).toEqual(replayed(101, REX));
     expect(world.pets.size).toBe(1);
@@ -266,9 +291,11 @@ describe('two requests with one key, racing', () => {
     expect(await b.step('reserve')).toBe(false);
     await b.step('read');
     expect(await b.step('put')).toBe(true);
+    await b.step('mark');
     expect(await b.outcome).toEqual(created(101, REX));
     expect(await a.step('put')).toBe(false);
     expect(await a.step('get')).toEqual(ours(101, REX));
+    await a.step('mark');
     expect(await a.outcome).toEqual(replayed(101, REX));
     expect(world.pets.size).toBe(1);
   });
@@ -280,7 +307,7 @@ describe('two requests with one key, racing', () => {
     await a.step('reserve');
     expect(await b.finish()).toEqual(['reserve', 'read']);
     await expect(b.outcome).rejects.toBeInstanceOf(IdempotencyKeyReusedError);
-    expect(await a.finish()).toEqual(['put']);
+    expect(await a.finish()).toEqual(['put', 'mark']);
     expect(await a.outcome).toEqual(created(101, REX));
   });
 });
@@ -292,21 +319,22 @@ describe('a request that dies or fails half-way, then a retry', () => {
     await a.step('reserve');
     expect(await a.parkedAt()).toBe('put');
     const retry = new Request('retry', world, REX, ids(201));
-    expect(await retry.finish()).toEqual(['reserve', 'read', 'put']);
+    expect(await retry.finish()).toEqual(['reserve', 'read', 'put', 'mark']);
     expect(await retry.outcome).toEqual(created(101, REX));
-    // A wakes up after all.
-    expect(await a.finish()).toEqual(['put', 'get']);
+    // A wakes up after all, at the put it decided on before the mark.
+    expect(await a.finish()).toEqual(['put', 'get', 'mark']);
     expect(await a.outcome).toEqual(replayed(101, REX));
   });
 
-  it('dies after storing the pet, before answering: the retry replays it', async () => {
+  it('dies after storing the pet, before marking the record: the retry replays it and marks the record', async () => {
     const world = new World();
     const a = new Request('A', world, REX, ids(101));
     await a.step('reserve');
     await a.step('put');
     const retry = new Request('retry', world, REX, ids(201));
-    expect(await retry.finish()).toEqual(['reserve', 'read', 'put', 'get']);
+    expect(await retry.finish()).toEqual(['reserve', 'read', 'put', 'get', 'mark']);
     expect(await retry.outcome).toEqual(replayed(101, REX));
+    expect(world.records.get(KEY)?.created).toBe(true);
   });
 
   it.each([
@@ -349,13 +377,77 @@ describe('a request that dies or fails half-way, then a retry', () => {
     expect(await a.parkedAt()).toBe('repoint');
     const retry = new Request('retry', world, REX, ids(201));
     // 201 is drawn for a reserve that fails, 202 for the repoint, 203 for the second reserve.
-    expect(await retry.finish()).toEqual(['reserve', 'read', 'put', 'get', 'repoint', 'reserve', 'read', 'put']);
+    expect(await retry.finish()).toEqual(['reserve', 'read', 'put', 'get', 'repoint', 'reserve', 'read', 'put', 'mark']);
     expect(await retry.outcome).toEqual(created(202, REX));
-    // A's repoint from 101 no longer matches the record, so it changes nothing.
-    expect(await a.finish()).toEqual(['repoint', 'reserve', 'read', 'put', 'get']);
+    // A's repoint from 101 no longer matches the record, so it changes nothing; the record is marked.
+    expect(await a.finish()).toEqual(['repoint', 'reserve', 'read', 'get']);
     expect(await a.outcome).toEqual(replayed(202, REX));
     expect(world.records.get(KEY)?.petId).toBe(202);
     expect([...world.pets.values()]).toEqual([pet(101, STRANGER), pet(202, REX)]);
+  });
+});
+
+describe('a pet deleted, then a retry', () => {
+  it.each<[string, Step[], Step[]]>([
+    ['after its create answered', ['reserve', 'put', 'mark'], []],
+    ['between the first put and its mark', ['reserve', 'put'], ['mark']],
+  ])('deleted %s: the mark lands, and a retry replays the pet as created, storing nothing', async (_, beforeDelete, afterDelete) => {
+    const world = new World();
+    const a = new Request('A', world, REX, ids(101));
+    for (const step of beforeDelete) await a.step(step);
+    world.delete(101);
+    for (const step of afterDelete) await a.step(step);
+    expect(await a.outcome).toEqual(created(101, REX));
+    const retry = new Request('retry', world, REX, ids(201));
+    expect(await retry.finish()).toEqual(['reserve', 'read', 'get']);
+    expect(await retry.outcome).toEqual(replayed(101, REX));
+    expect(world.pets.size).toBe(0);
+  });
+
+  it('deleted between a racing request’s failed put and its read: it keeps the record’s id and replays', async () => {
+    const world = new World();
+    const a = new Request('A', world, REX, ids(101));
+    const b = new Request('B', world, REX, ids(201));
+    await a.step('reserve');
+    await b.step('reserve');
+    await b.step('read');
+    await a.step('put');
+    expect(await b.step('put')).toBe(false);
+    await a.step('mark');
+    expect(await a.outcome).toEqual(created(101, REX));
+    world.delete(101);
+    expect(await b.step('get')).toBeUndefined();
+    // Gone, not taken: B's repoint fails on the marked record, which B then reads back.
+    expect(await b.finish()).toEqual(['repoint', 'reserve', 'read', 'get']);
+    expect(await b.outcome).toEqual(replayed(101, REX));
+    expect(world.records.get(KEY)?.petId).toBe(101);
+    expect(world.pets.size).toBe(0);
+  });
+
+  // The window left (docs/data-model.md#idempotent-creates): a put decided on the record before its
+  // mark that lands after the pet was deleted stores the pet again. Pinned, so that closing it shows here.
+  it('the window left: the first request dies between its put and its mark, the pet is deleted, and a retry stores it again', async () => {
+    const world = new World();
+    const a = new Request('A', world, REX, ids(101));
+    await a.step('reserve');
+    await a.step('put');
+    world.delete(101);
+    const retry = new Request('retry', world, REX, ids(201));
+    expect(await retry.finish()).toEqual(['reserve', 'read', 'put', 'mark']);
+    expect(await retry.outcome).toEqual(created(101, REX));
+  });
+
+  it('the window left: a retry reads the record before the mark, and its put lands after the delete', async () => {
+    const world = new World();
+    const a = new Request('A', world, REX, ids(101));
+    const retry = new Request('retry', world, REX, ids(201));
+    await a.step('reserve');
+    await retry.step('reserve');
+    await retry.step('read');
+    expect(await a.finish()).toEqual(['put', 'mark']);
+    world.delete(101);
+    expect(await retry.finish()).toEqual(['put', 'mark']);
+    expect(await retry.outcome).toEqual(created(101, REX));
   });
 });
 
@@ -368,7 +460,7 @@ describe('a reserved id taken by an unrelated pet', () => {
     const world = new World();
     world.pets.set(101, pet(101, unrelated));
     const a = new Request('A', world, REX, ids(101));
-    expect(await a.finish()).toEqual(['reserve', 'put', 'get', 'repoint', 'reserve', 'read', 'put']);
+    expect(await a.finish()).toEqual(['reserve', 'put', 'get', 'repoint', 'reserve', 'read', 'put', 'mark']);
     expect(await a.outcome).toEqual(created(102, REX));
     expect(world.records.get(KEY)?.petId).toBe(102);
     expect(world.pets.get(101)).toEqual(pet(101, unrelated));
@@ -396,6 +488,8 @@ describe('a reserved id taken by an unrelated pet', () => {
     expect(await b.step('put')).toBe(true);
     expect(await a.step('put')).toBe(false);
     expect(await a.step('get')).toEqual(ours(102, REX));
+    await b.step('mark');
+    await a.step('mark');
     expect(await b.outcome).toEqual(created(102, REX));
     expect(await a.outcome).toEqual(replayed(102, REX));
     expect([...world.pets.keys()]).toEqual([101, 102]);
@@ -416,7 +510,7 @@ describe('expiry', () => {
     const world = new World();
     world.seedRecord(50, TOM, NOW_SECONDS - 1);
     const a = new Request('A', world, REX, ids(101));
-    expect(await a.finish()).toEqual(['reserve', 'put']);
+    expect(await a.finish()).toEqual(['reserve', 'put', 'mark']);
     expect(await a.outcome).toEqual(created(101, REX));
     expect(world.records.get(KEY)).toMatchObject({
       petId: 101,
@@ -430,7 +524,7 @@ describe('expiry', () => {
     await new Request('A', world, REX, ids(101)).finish();
     world.nowMs += (IDEMPOTENCY_TTL_SECONDS + 1) * 1000;
     const later = new Request('later', world, REX, ids(201));
-    expect(await later.finish()).toEqual(['reserve', 'put']);
+    expect(await later.finish()).toEqual(['reserve', 'put', 'mark']);
     expect(await later.outcome).toEqual(created(201, REX));
     expect([...world.pets.keys()]).toEqual([101, 201]);
   });
@@ -452,6 +546,7 @@ describe('expiry', () => {
     expect(await a.step('read')).toBeUndefined();
     expect(await a.step('reserve')).toBe(true);
     expect(await a.step('put')).toBe(true);
+    await a.step('mark');
     // 101 was drawn for the reserve that failed.
     expect(await a.outcome).toEqual(created(102, REX));
   });
@@ -463,7 +558,7 @@ describe('expiry', () => {
  */
 async function everyInterleaving(
   start: () => { world: World; requests: Request[] },
-  check: (world: World, outcomes: PromiseSettledResult<CreatedPet>[]) => void,
+  check: (world: World, outcomes: PromiseSettledResult<CreatedPet>[], markedWhenAnswered: boolean[]) => void,
 ): Promise<number> {
   const toRun: number[][] = [[]];
   let runs = 0;
@@ -481,7 +576,8 @@ async function everyInterleaving(
       }
       await requests[order[depth] as number]?.step();
     }
-    check(world, await Promise.allSettled(requests.map((request) => request.outcome)));
+    const outcomes = await Promise.allSettled(requests.map((request) => request.outcome));
+    check(world, outcomes, await Promise.all(requests.map((request) => request.markedWhenAnswered)));
     runs++;
   }
   return runs;
@@ -492,16 +588,17 @@ const petsLike = (world: World, body: NewPet) => [...world.pets.values()].filter
 
 describe('every interleaving', () => {
   // `orders` is how many distinct orders of storage calls the requests have, so a broken explorer
-  // cannot pass quietly. Two requests, fresh key: whoever reserves first (2 ways) puts either
-  // before one of the other's reserve, read and put, or after that put (4 ways): 8.
+  // cannot pass quietly. Two requests, fresh key: whoever reserves first (2 ways) then puts and marks;
+  // the other reads the record after the mark and only reads the pet (3 ways), or reads it before
+  // and puts before the first put (4 ways) or after it (12 ways): 38.
   it.each([
-    { case: 'two requests, fresh key', requests: 2, seed: (_: World) => undefined, orders: 8 },
-    { case: 'three requests, fresh key', requests: 3, seed: (_: World) => undefined, orders: 1404 },
+    { case: 'two requests, fresh key', requests: 2, seed: (_: World) => undefined, orders: 38 },
+    { case: 'three requests, fresh key', requests: 3, seed: (_: World) => undefined, orders: 34824 },
     {
       case: 'two requests, key left reserved by a request that died',
       requests: 2,
       seed: (world: World) => world.seedRecord(50, REX),
-      orders: 20,
+      orders: 90,
     },
     {
       case: 'two requests, both first ids taken by unrelated pets',
@@ -510,7 +607,7 @@ describe('every interleaving', () => {
         world.pets.set(101, pet(101, STRANGER));
         world.pets.set(201, pet(201, STRANGER));
       },
-      orders: 5056,
+      orders: 23886,
     },
   ])('$case: one pet, every answer names it, exactly one is not a replay', async ({ requests, seed, orders }) => {
     const runs = await everyInterleaving(
@@ -519,7 +616,7 @@ describe('every interleaving', () => {
         seed(world);
         return { world, requests: Array.from({ length: requests }, (_, i) => new Request(`R${i}`, world, REX, ids(101 + 100 * i))) };
       },
-      (world, outcomes) => {
+      (world, outcomes, markedWhenAnswered) => {
         const [one, ...more] = petsLike(world, REX);
         expect(one).toBeDefined();
         expect(more).toEqual([]);
@@ -528,9 +625,27 @@ describe('every interleaving', () => {
         );
         expect(outcomes.filter((outcome) => outcome.status === 'fulfilled' && !outcome.value.replayed)).toHaveLength(1);
         expect(world.records.get(KEY)?.petId).toBe(one?.id);
+        // So a client can delete the pet only after the mark, which keeps a later retry from storing it again.
+        expect(markedWhenAnswered, 'every answer came after the mark').toEqual(outcomes.map(() => true));
       },
     );
     expect(runs).toBe(orders);
+  });
+
+  it('two retries after the pet was created and deleted: both replay it as created, and nothing is stored', async () => {
+    const runs = await everyInterleaving(
+      () => {
+        const world = new World();
+        world.seedRecord(50, REX);
+        world.markCreated(KEY, 50);
+        return { world, requests: [new Request('A', world, REX, ids(101)), new Request('B', world, REX, ids(201))] };
+      },
+      (world, outcomes) => {
+        expect(outcomes).toEqual(outcomes.map(() => ({ status: 'fulfilled', value: replayed(50, REX) })));
+        expect(world.pets.size).toBe(0);
+      },
+    );
+    expect(runs).toBe(20);
   });
 
   it('two requests with different pets: whoever reserves first creates, the other is refused', async () => {
@@ -548,6 +663,6 @@ describe('every interleaving', () => {
         expect(world.records.get(KEY)?.bodyHash).toBe(hashNewPet(winner));
       },
     );
-    expect(runs).toBe(6);
+    expect(runs).toBe(12);
   });
 });
