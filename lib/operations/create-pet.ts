@@ -8,7 +8,7 @@ export const createPet = {
   method: 'POST',
   resource: '/pets',
   functionId: 'create-pet',
-  // Conditional PutItem of the pet. With an Idempotency-Key: reserve/read/repoint the record, and
+  // Conditional PutItem of the pet. With an Idempotency-Key: reserve/read/mark/repoint the record, and
   // read back the pet a retried request already created (lib/store/idempotency.ts).
   tables: {
     [petsTable.logicalName]: { table: ['PutItem', 'GetItem'] },
