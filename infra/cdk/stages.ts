@@ -161,12 +161,25 @@ const origins = list(
   MAX_ALLOWED_ORIGINS,
 );
 const CIDR_ERROR =
-  'must be CIDR blocks such as 198.51.100.7/32 or 2001:db8::/56 (prefix 1 to 32, or 1 to 128 for IPv6; WAF takes no /0), comma-separated';
-/** `address/prefix`, IPv4 or IPv6, any prefix but /0; an IP set holds up to 10,000 (docs/operators.md). */
+  'must be CIDR blocks such as 198.51.100.7/32 or 2001:db8::/56 (prefix 1 to 32, or 1 to 128 for IPv6; WAF takes no /0; the bits past the prefix zero: 198.51.100.0/24, not 198.51.100.7/24), comma-separated';
+/** An address as a number: IPv4's 32 bits, or IPv6's 128 (`::` and a dotted IPv4 tail expanded). */
+const addressBits = (address: string): bigint => {
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/;
+  const hex = address.replace(dotted, (_, a, b, c, d) => `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`);
+  const groups = (part: string) => (part ? part.split(':') : []);
+  const [head = [], tail = []] = hex.split('::').map(groups);
+  const words = [...head, ...Array(Math.max(0, 8 - head.length - tail.length)).fill('0'), ...tail];
+  return words.slice(0, isIP(address) === 4 ? 2 : 8).reduce((n, word) => (n << 16n) | BigInt(`0x${word}`), 0n);
+};
+/**
+ * `address/prefix`, IPv4 or IPv6, any prefix but /0, no bit set past the prefix (WAF refuses
+ * 198.51.100.7/24 when the IP set is created); an IP set holds up to 10,000 (docs/operators.md).
+ */
 const isCidr = (text: string) => {
   const [address = '', prefix = '', ...rest] = text.split('/');
   const bits = { 4: 32, 6: 128 }[isIP(address)] ?? 0;
-  return rest.length === 0 && /^\d{1,3}$/.test(prefix) && Number(prefix) >= 1 && Number(prefix) <= bits;
+  if (rest.length > 0 || !/^\d{1,3}$/.test(prefix) || Number(prefix) < 1 || Number(prefix) > bits) return false;
+  return (addressBits(address) & ((1n << BigInt(bits - Number(prefix))) - 1n)) === 0n;
 };
 const cidrs = list(z.string().check(z.refine(isCidr, { error: CIDR_ERROR })), CIDR_ERROR, 10_000);
 /** true/false from cdk.json, or `true`/`false` from `-c`. */
