@@ -59,9 +59,16 @@ export class DynamoDbIdempotencyRecords implements IdempotencyRecordStore {
 
   /** A conditional UpdateItem of the record: a failed condition is the caller's "leave it as it is". */
   async #update(recordKey: string, set: string, condition: string, values: Record<string, unknown>): Promise<void> {
-    const update = { TableName: this.#tableName, Key: { recordKey }, UpdateExpression: set, ConditionExpression: condition };
     try {
-      await this.#client.send(new UpdateCommand({ ...update, ExpressionAttributeValues: values }));
+      await this.#client.send(
+        new UpdateCommand({
+          TableName: this.#tableName,
+          Key: { recordKey },
+          UpdateExpression: set,
+          ConditionExpression: condition,
+          ExpressionAttributeValues: values,
+        }),
+      );
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw classifyStoreError(error, 'update idempotency record');
     }

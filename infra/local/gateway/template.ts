@@ -367,9 +367,12 @@ function readStatement(where: string, value: unknown, resources: CfnTemplate['Re
       if (set?.Type !== 'AWS::WAFv2::IPSet' || inner.IPSetForwardedIPConfig !== undefined) {
         throw new Error(`${where}: local mode matches the source IP against an IP set of this template only`);
       }
-      const [ipSet, type] = [new BlockList(), set.Properties?.IPAddressVersion === 'IPV6' ? ('ipv6' as const) : ('ipv4' as const)];
-      for (const cidr of (set.Properties?.Addresses ?? []) as string[])
-        ipSet.addSubnet(cidr.split('/')[0] ?? '', Number(cidr.split('/')[1]), type);
+      const ipSet = new BlockList();
+      const type = set.Properties?.IPAddressVersion === 'IPV6' ? 'ipv6' : 'ipv4';
+      for (const cidr of (set.Properties?.Addresses ?? []) as string[]) {
+        const [address = '', prefix] = cidr.split('/');
+        ipSet.addSubnet(address, Number(prefix), type);
+      }
       return { ipSet };
     }
     case 'SizeConstraintStatement': {
