@@ -3,7 +3,7 @@
  * slow or unreachable store turns into a 503 well inside the function timeout instead of a hang.
  */
 import type { Readable } from 'node:stream';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { timeoutScale } from '../config.ts';
@@ -53,12 +53,24 @@ class AttemptDeadlineHandler extends NodeHttpHandler {
   }
 }
 
+const drop = (): void => {};
+
+/**
+ * The SDK's logger: it drops what it is given, as the SDK's default (NoOpLogger) does, and has no
+ * `info`. The SDK logs every call as `logger?.info?.({ input: filter(input), output: filter(output), … })`,
+ * copying both through the operation's schema first, even for a logger that drops them; without
+ * `info` the call is skipped, arguments and all (docs/performance.md, "Warm invocations").
+ */
+// The type requires `info`: leaving it out is the point.
+const SDK_LOGGER = { debug: drop, warn: drop, error: drop } as unknown as NonNullable<DynamoDBClientConfig['logger']>;
+
 export function createDocumentClient(options: ClientOptions = {}): DynamoDBDocumentClient {
   const local = options.endpoint !== undefined;
   // A local store only (never AWS's): one on a busy machine may answer late without being down.
   const scale = local ? timeoutScale() : 1;
   const client = new DynamoDBClient({
     maxAttempts: STORE_TIMEOUTS.maxAttempts,
+    logger: SDK_LOGGER,
     requestHandler: new AttemptDeadlineHandler({
       connectionTimeout: STORE_TIMEOUTS.connectionTimeoutMs * scale,
       requestTimeout: STORE_TIMEOUTS.requestTimeoutMs * scale,
