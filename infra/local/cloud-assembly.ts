@@ -1,15 +1,15 @@
 /**
  * Where local mode gets the stage it serves: the template the CDK app synthesizes for it.
  *
- * - Source mode (`npm start`): the stage's stack synthesized in a worker thread, without bundling
+ * - Source mode (`npm start`): the stage's stack synthesized in a process of its own, without bundling
  *   and without the CDK's CloudFormation validation (about a second); the handler sources answer.
  * - Bundle mode (`npm run start:synth`): a cloud assembly as `cdk synth` writes it (template,
  *   asset manifest and the esbuild bundles); each function runs from its asset folder.
  */
+import { fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { allTables } from '#lib/store/tables.ts';
 import { runInGroup } from '../cli/child-processes.ts';
 import { type StageName, stackName, tableNameOutputId } from '../cdk/stages.ts';
@@ -17,26 +17,28 @@ import type { CfnTemplate, RestApiDefinition } from './gateway/template.ts';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 
-const SYNTH_WORKER = path.join(import.meta.dirname, 'synth-stage-worker.ts');
+const SYNTH_SCRIPT = path.join(import.meta.dirname, 'synth-stage.ts');
 
 /**
  * The stage's template, synthesized with cdk.json's context (and `context`, as `-c` would give it)
- * and no bundling, in a worker thread: loaded, aws-cdk-lib and the app hold tens of MB of heap,
+ * and no bundling, in a child process: loaded, aws-cdk-lib and the app hold tens of MB of heap,
  * which would otherwise stay for the life of the process that serves (source mode's, after each
- * change to infra/ or lib/, when the template cache misses).
+ * change to infra/ or lib/, when the template cache misses). A process, not a worker thread: a
+ * fatal error in a worker (a V8 crash) ends the process that started it, a child's only the child.
  */
 export function synthesizeStageTemplate(stage: StageName, context: Record<string, unknown> = {}): Promise<CfnTemplate> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(SYNTH_WORKER, { workerData: { stage, context } });
-    let template: CfnTemplate | undefined;
-    worker.once('message', (posted: CfnTemplate) => {
-      template = posted;
+    const child = fork(SYNTH_SCRIPT, [JSON.stringify({ stage, context })], { execArgv: [], serialization: 'advanced' });
+    let answer: { template: CfnTemplate } | { error: unknown } | undefined;
+    child.once('message', (posted: typeof answer) => {
+      answer = posted;
     });
-    // The synthesis's own error (a bad stage setting, say), as thrown there.
-    worker.once('error', reject);
-    worker.once('exit', (code) => {
-      if (template) resolve(template);
-      else reject(new Error(`synthesizing stage "${stage}" failed: its worker exited with code ${code} and no template`));
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      if (answer && 'template' in answer) resolve(answer.template);
+      // The synthesis's own error (a bad stage setting, say), as thrown there.
+      else if (answer) reject(answer.error);
+      else reject(new Error(`synthesizing stage "${stage}" failed: its process exited with ${signal ?? `code ${code}`} and no template`));
     });
   });
 }

@@ -42,7 +42,7 @@ async function importHandler(module: string): Promise<ProxyHandler> {
   return ((await import(`../../functions/${module}.ts`)) as { handler: ProxyHandler }).handler;
 }
 
-/** Source mode: the stage synthesized (in a worker thread, or from the cache); the handler sources answer, in this process. */
+/** Source mode: the stage synthesized (in a child process, or from the cache); the handler sources answer, in this process. */
 export async function sourceStageApi(options: SourceStageOptions = {}): Promise<StageApi> {
   const definition = readRestApi(options.template ?? (await cachedStageTemplate(options.stage ?? 'staging')));
   applyTemplateEnvironment(definition);

@@ -4,7 +4,7 @@
  * rendered by Velocity, method throttling, a web ACL's rules, reserved concurrency, and what it
  * makes of a function's failure.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { type IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -41,7 +41,7 @@ import { readStageSettings } from '../../infra/cdk/stages.ts';
 
 let definition: RestApiDefinition;
 beforeAll(async () => {
-  definition = readRestApi(await synthesizeStageTemplate('staging'));
+  definition = readRestApi(inject('stageTemplate') ?? (await synthesizeStageTemplate('staging')));
 });
 
 function head(method: string, path: string, headers: Record<string, string> = {}): RequestHead {
@@ -748,7 +748,7 @@ describe('the template cache of npm start', () => {
     expect(await cachedStageTemplate('staging')).toEqual(cached);
   });
 
-  it('synthesizes in a worker thread: the process that goes on to serve never loads aws-cdk-lib', async () => {
+  it('synthesizes in a child process: the process that goes on to serve never loads aws-cdk-lib', async () => {
     // A fresh process, as npm start is: this test's own process has aws-cdk-lib loaded by other suites.
     const dir = mkdtempSync(path.join(tmpdir(), 'petstore-synth-test-'));
     const script = path.join(dir, 'serve.mjs');

@@ -1,18 +1,18 @@
 /**
- * Worker thread of `synthesizeStageTemplate` (cloud-assembly.ts): synthesizes one stage's stack
- * and posts its template back. aws-cdk-lib and the app live in this thread's heap, which ends with
- * it, not in the process that goes on to serve requests.
+ * The process of `synthesizeStageTemplate` (cloud-assembly.ts): synthesizes one stage's stack and
+ * sends its template, or the synthesis's error, back over the IPC channel. aws-cdk-lib and the app
+ * live in this process's heap, which ends with it, not in the process that goes on to serve.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parentPort, workerData } from 'node:worker_threads';
 import { App } from 'aws-cdk-lib';
 import { PetStoreStack } from '../cdk/stage-stack.ts';
 import { cdkJsonContext, readStageSettings, type StageName, stackName } from '../cdk/stages.ts';
 
-const { stage, context } = workerData as { stage: StageName; context: Record<string, unknown> };
+const { stage, context } = JSON.parse(process.argv[2] ?? '{}') as { stage: StageName; context: Record<string, unknown> };
 const outdir = mkdtempSync(path.join(tmpdir(), 'petstore-local-synth-'));
+let answer: { template: unknown } | { error: unknown };
 try {
   const app = new App({
     outdir,
@@ -22,7 +22,10 @@ try {
   });
   const settings = readStageSettings(stage, (key) => app.node.tryGetContext(key));
   new PetStoreStack(app, stackName(stage), { settings });
-  parentPort?.postMessage(app.synth().getStackByName(stackName(stage)).template);
+  answer = { template: app.synth().getStackByName(stackName(stage)).template };
+} catch (error) {
+  answer = { error };
 } finally {
   rmSync(outdir, { recursive: true, force: true });
 }
+process.send?.(answer, () => process.disconnect());
