@@ -10,7 +10,7 @@ import type { NewPet, Pet, PetStatus } from '../domain/pet.ts';
 import { DynamoDbIdempotencyRecords } from './dynamodb-idempotency-records.ts';
 import { classifyStoreError } from './store-errors.ts';
 import { generatePetId } from './ids.ts';
-import { IdempotencyProtocol } from './idempotency.ts';
+import { IdempotencyProtocol, type StoredPet } from './idempotency.ts';
 import type { CreatedPet, CreateOptions, ListPetsRequest, PetPage, PetStore, ReadOptions } from './pet-store.ts';
 import { BY_STATUS_INDEX, STATUS_ORDER_ATTRIBUTE, statusOrder } from './tables.ts';
 
@@ -38,10 +38,13 @@ export class DynamoDbPetStore implements PetStore {
     this.#tableName = tableName;
     this.#idempotency = idempotencyTableName
       ? new IdempotencyProtocol(new DynamoDbIdempotencyRecords(client, idempotencyTableName), {
-          put: (pet, recordKey) => this.#put(pet, recordKey),
+          put: async (pet, recordKey) => {
+            const stored = await this.#put(pet, recordKey);
+            return stored === true ? 'stored' : stored && toStoredPet(stored);
+          },
           get: async (id) => {
             const item = await this.#item(id, 'create pet');
-            return item && { pet: toPet(item), recordKey: item[RECORD_KEY] as string | undefined };
+            return item && toStoredPet(item);
           },
         })
       : undefined;
@@ -56,18 +59,18 @@ export class DynamoDbPetStore implements PetStore {
   async #createWithFreshId(newPet: NewPet): Promise<Pet> {
     for (let attempt = 1; ; attempt++) {
       const pet: Pet = { id: generatePetId(), ...newPet };
-      if (await this.#put(pet)) return toPet(pet);
+      if ((await this.#put(pet)) === true) return toPet(pet);
       if (attempt >= MAX_ID_ATTEMPTS) throw new Error(`No free pet id after ${MAX_ID_ATTEMPTS} attempts`);
     }
   }
 
   /**
-   * Conditional put: true when this call stored the pet, false when another pet has this id. The
-   * SDK retries a put whose answer was lost, and the retry fails the condition on the item the
-   * first attempt stored: that is ours when it carries this call's write token, read back rather
-   * than asked for with every put (docs/data-model.md#pet-ids).
+   * Conditional put: true when this call stored the pet; otherwise the item stored under its id
+   * (undefined if gone by then). The SDK retries a put whose answer was lost, and the retry fails
+   * the condition on the item the first attempt stored: that is ours when it carries this call's
+   * write token, read back rather than asked for with every put (docs/data-model.md#pet-ids).
    */
-  async #put(pet: Pet, recordKey?: string): Promise<boolean> {
+  async #put(pet: Pet, recordKey?: string): Promise<true | Record<string, unknown> | undefined> {
     const writeToken = randomUUID();
     const item: Record<string, unknown> = { ...pet, [WRITE_TOKEN]: writeToken };
     // Only pets with a status get a position in the index: it stays sparse.
@@ -84,7 +87,8 @@ export class DynamoDbPetStore implements PetStore {
       return true;
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw classifyStoreError(error, 'create pet');
-      return (await this.#item(pet.id, 'create pet'))?.[WRITE_TOKEN] === writeToken;
+      const stored = await this.#item(pet.id, 'create pet');
+      return stored?.[WRITE_TOKEN] === writeToken || stored;
     }
   }
 
@@ -163,4 +167,8 @@ function toPet(item: Record<string, unknown>): Pet {
   const pet: Pet = { id: item.id as number, name: item.name as string, categoryId: item.categoryId as number };
   if (item.status !== undefined) pet.status = item.status as Pet['status'];
   return pet;
+}
+
+function toStoredPet(item: Record<string, unknown>): StoredPet {
+  return { pet: toPet(item), recordKey: item[RECORD_KEY] as string | undefined };
 }

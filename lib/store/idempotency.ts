@@ -37,12 +37,21 @@ export interface IdempotencyRecordStore {
   markCreated(recordKey: string, petId: number): Promise<void>;
 }
 
+/** A pet as stored, with the record key its create marked it with (none without a key). */
+export interface StoredPet {
+  readonly pet: Pet;
+  readonly recordKey?: string | undefined;
+}
+
 /** The pets' storage, as the protocol uses it. */
 export interface PetWrites {
-  /** Conditional put of the pet marked with `recordKey`: true when this call stored it, false when a pet with its id exists. */
-  put(pet: Pet, recordKey: string): Promise<boolean>;
-  /** The pet stored under `id`, and the record key its create marked it with (none without a key). */
-  get(id: number): Promise<{ readonly pet: Pet; readonly recordKey?: string | undefined } | undefined>;
+  /**
+   * Conditional put of the pet marked with `recordKey`: 'stored' when this call stored it; when a
+   * pet with its id exists, that pet as read after the refusal (undefined if gone by then).
+   */
+  put(pet: Pet, recordKey: string): Promise<'stored' | StoredPet | undefined>;
+  /** The pet stored under `id`. */
+  get(id: number): Promise<StoredPet | undefined>;
 }
 
 export interface IdempotencyProtocolOptions {
@@ -81,15 +90,15 @@ export class IdempotencyProtocol {
         return { pet: existing?.recordKey === recordKey ? existing.pet : pet, replayed: true };
       }
       // A create answers only after the mark: a client that deletes the pet it was answered finds it marked.
-      if (await this.#pets.put(pet, recordKey)) {
+      const put = await this.#pets.put(pet, recordKey);
+      if (put === 'stored') {
         await this.#records.markCreated(recordKey, pet.id);
         return { pet, replayed: false };
       }
       // Ours when marked with our record key: no later write changes the mark, whatever it changes of the pet.
-      const existing = await this.#pets.get(record.petId);
-      if (existing?.recordKey === recordKey) {
+      if (put?.recordKey === recordKey) {
         await this.#records.markCreated(recordKey, pet.id);
-        return { pet: existing.pet, replayed: true };
+        return { pet: put.pet, replayed: true };
       }
       // The reserved id went to an unrelated pet (two ids drawn alike in one millisecond), or its pet
       // is gone: point the record at a fresh id, unless a concurrent request did or it is marked.

@@ -34,6 +34,24 @@ afterAll(async () => {
   await tables?.close();
 });
 
+/** What `run` returns, and how many GetItem calls it made on the pets table through the test client. */
+async function countingPetReads<T>(run: () => Promise<T>): Promise<{ result: T; gets: number }> {
+  let gets = 0;
+  const name = 'countingPetReads';
+  client.middlewareStack.add(
+    (next, context) => (args) => {
+      if (context.commandName === 'GetItemCommand' && (args.input as { TableName?: string }).TableName === names.pets) gets++;
+      return next(args);
+    },
+    { step: 'initialize', name },
+  );
+  try {
+    return { result: await run(), gets };
+  } finally {
+    client.middlewareStack.remove(name);
+  }
+}
+
 describe('idempotent create', () => {
   it('creates once and returns the same pet to every retry', async () => {
     const before = await petCount();
@@ -99,7 +117,9 @@ describe('idempotent create', () => {
         },
       }),
     );
-    const result = await pets.create({ name: 'Mine', categoryId: 4 }, { idempotencyKey: 'k-collide' });
+    const { result, gets } = await countingPetReads(() => pets.create({ name: 'Mine', categoryId: 4 }, { idempotencyKey: 'k-collide' }));
+    // The refused put reads the pet back once, and that read is what the protocol compares marks on.
+    expect(gets).toBe(1);
     expect(result.replayed).toBe(false);
     expect(result.pet.id).not.toBe(unrelated.id);
     expect(result.pet.name).toBe('Mine');

@@ -14,6 +14,7 @@ import {
   type IdempotencyRecord,
   type IdempotencyRecordStore,
   type PetWrites,
+  type StoredPet,
 } from '#lib/store/idempotency.ts';
 import type { CreatedPet } from '#lib/store/pet-store.ts';
 
@@ -151,11 +152,13 @@ class Request implements IdempotencyRecordStore, PetWrites {
     return this.#park('mark', () => this.world.markCreated(recordKey, petId));
   }
 
-  put(candidate: Pet, recordKey: string): Promise<boolean> {
-    return this.#park('put', () => this.world.put(candidate, recordKey));
+  /** The put, then, when refused, the read-back of what holds the id: two steps, as in DynamoDB. */
+  async put(candidate: Pet, recordKey: string): Promise<'stored' | StoredPet | undefined> {
+    if (await this.#park('put', () => this.world.put(candidate, recordKey))) return 'stored';
+    return this.get(candidate.id);
   }
 
-  get(id: number): Promise<{ pet: Pet; recordKey: string | undefined } | undefined> {
+  get(id: number): Promise<StoredPet | undefined> {
     return this.#park('get', () => this.world.get(id));
   }
 
