@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey, hashApiKey, newApiKeyRecord } from '#lib/auth/api-keys.ts';
 import { KeyVerifier } from '#lib/auth/key-verifier.ts';
 import { DynamoDbApiKeyStore } from '#lib/store/dynamodb-api-key-store.ts';
-import { createDocumentClient } from '#lib/store/dynamodb-client.ts';
-import { type TestTables, testTables } from '../support/store-endpoint.ts';
+import { recordingClient, type TestTables, testTables } from '../support/store-endpoint.ts';
 
 let tables: TestTables;
 let keys: DynamoDbApiKeyStore;
@@ -47,16 +46,7 @@ describe('DynamoDbApiKeyStore', () => {
   });
 
   it('looks a key up with a strongly consistent read, so a key works the moment it is created', async () => {
-    // The service's own client, with a middleware that records what each command sends.
-    const client = createDocumentClient({ endpoint: tables.store.endpoint });
-    const sent: Array<{ command: string | undefined; input: unknown }> = [];
-    client.middlewareStack.add(
-      (next, context) => async (args) => {
-        sent.push({ command: context.commandName, input: args.input });
-        return next(args);
-      },
-      { step: 'initialize', name: 'recordInput' },
-    );
+    const { client, sent } = recordingClient(tables.store.endpoint);
     try {
       const store = new DynamoDbApiKeyStore(client, tables.tableNames.apiKeys);
       const record = newApiKeyRecord(generateApiKey(), 'consistent');

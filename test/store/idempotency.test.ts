@@ -13,7 +13,7 @@ import { hashNewPet, IDEMPOTENCY_TTL_SECONDS, type IdempotencyRecord } from '#li
 import { generatePetId } from '#lib/store/ids.ts';
 import { createDocumentClient } from '#lib/store/dynamodb-client.ts';
 import { STATUS_ORDER_ATTRIBUTE, statusOrder } from '#lib/store/tables.ts';
-import { type TestTables, testTables } from '../support/store-endpoint.ts';
+import { recordingClient, type TestTables, testTables } from '../support/store-endpoint.ts';
 import { expectWriteKept } from '../support/write-invariants.ts';
 
 let tables: TestTables;
@@ -33,24 +33,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await tables?.close();
 });
-
-/** What `run` returns, and how many GetItem calls it made on the pets table through the test client. */
-async function countingPetReads<T>(run: () => Promise<T>): Promise<{ result: T; gets: number }> {
-  let gets = 0;
-  const name = 'countingPetReads';
-  client.middlewareStack.add(
-    (next, context) => (args) => {
-      if (context.commandName === 'GetItemCommand' && (args.input as { TableName?: string }).TableName === names.pets) gets++;
-      return next(args);
-    },
-    { step: 'initialize', name },
-  );
-  try {
-    return { result: await run(), gets };
-  } finally {
-    client.middlewareStack.remove(name);
-  }
-}
 
 describe('idempotent create', () => {
   it('creates once and returns the same pet to every retry', async () => {
@@ -117,9 +99,14 @@ describe('idempotent create', () => {
         },
       }),
     );
-    const { result, gets } = await countingPetReads(() => pets.create({ name: 'Mine', categoryId: 4 }, { idempotencyKey: 'k-collide' }));
+    const recording = recordingClient(tables.store.endpoint);
+    const result = await new DynamoDbPetStore(recording.client, names.pets, names.idempotency).create(
+      { name: 'Mine', categoryId: 4 },
+      { idempotencyKey: 'k-collide' },
+    );
+    recording.client.destroy();
     // The refused put reads the pet back once, and that read is what the protocol compares marks on.
-    expect(gets).toBe(1);
+    expect(recording.sent.filter((s) => s.command === 'GetItemCommand' && s.input.TableName === names.pets)).toHaveLength(1);
     expect(result.replayed).toBe(false);
     expect(result.pet.id).not.toBe(unrelated.id);
     expect(result.pet.name).toBe('Mine');

@@ -57,3 +57,22 @@ export async function testTables(): Promise<TestTables> {
     },
   };
 }
+
+export interface SentCommand {
+  readonly command: string | undefined;
+  readonly input: Record<string, unknown>;
+}
+
+/** A client of the service's own kind on `endpoint`, and every command it sends from now on, as sent. */
+export function recordingClient(endpoint: string): { client: DynamoDBDocumentClient; sent: SentCommand[] } {
+  const client = createDocumentClient({ endpoint });
+  const sent: SentCommand[] = [];
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      sent.push({ command: context.commandName, input: args.input as Record<string, unknown> });
+      return next(args);
+    },
+    { step: 'initialize', name: 'recordSent' },
+  );
+  return { client, sent };
+}
