@@ -38,10 +38,7 @@ export class DynamoDbPetStore implements PetStore {
     this.#tableName = tableName;
     this.#idempotency = idempotencyTableName
       ? new IdempotencyProtocol(new DynamoDbIdempotencyRecords(client, idempotencyTableName), {
-          put: async (pet, recordKey) => {
-            const stored = await this.#put(pet, recordKey);
-            return stored === true ? 'stored' : stored && toStoredPet(stored);
-          },
+          put: (pet, recordKey) => this.#put(pet, recordKey),
           get: async (id) => {
             const item = await this.#item(id, 'create pet');
             return item && toStoredPet(item);
@@ -59,18 +56,19 @@ export class DynamoDbPetStore implements PetStore {
   async #createWithFreshId(newPet: NewPet): Promise<Pet> {
     for (let attempt = 1; ; attempt++) {
       const pet: Pet = { id: generatePetId(), ...newPet };
-      if ((await this.#put(pet)) === true) return toPet(pet);
+      if ((await this.#put(pet)) === 'stored') return toPet(pet);
       if (attempt >= MAX_ID_ATTEMPTS) throw new Error(`No free pet id after ${MAX_ID_ATTEMPTS} attempts`);
     }
   }
 
   /**
-   * Conditional put: true when this call stored the pet; otherwise the item stored under its id
-   * (undefined if gone by then). The SDK retries a put whose answer was lost, and the retry fails
-   * the condition on the item the first attempt stored: that is ours when it carries this call's
-   * write token, read back rather than asked for with every put (docs/data-model.md#pet-ids).
+   * Conditional put, answering as `PetWrites.put` does: 'stored' when this call stored the pet;
+   * otherwise the pet stored under its id (undefined if gone by then). The SDK retries a put whose
+   * answer was lost, and the retry fails the condition on the item the first attempt stored: that is
+   * ours when it carries this call's write token, read back rather than asked for with every put
+   * (docs/data-model.md#pet-ids).
    */
-  async #put(pet: Pet, recordKey?: string): Promise<true | Record<string, unknown> | undefined> {
+  async #put(pet: Pet, recordKey?: string): Promise<'stored' | StoredPet | undefined> {
     const writeToken = randomUUID();
     const item: Record<string, unknown> = { ...pet, [WRITE_TOKEN]: writeToken };
     // Only pets with a status get a position in the index: it stays sparse.
@@ -84,11 +82,12 @@ export class DynamoDbPetStore implements PetStore {
           ConditionExpression: 'attribute_not_exists(id)',
         }),
       );
-      return true;
+      return 'stored';
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw classifyStoreError(error, 'create pet');
       const stored = await this.#item(pet.id, 'create pet');
-      return stored?.[WRITE_TOKEN] === writeToken || stored;
+      if (stored?.[WRITE_TOKEN] === writeToken) return 'stored';
+      return stored && toStoredPet(stored);
     }
   }
 
