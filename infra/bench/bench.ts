@@ -1,9 +1,8 @@
 /**
- * `npm run bench`: the CPU instructions of each function's cold start and warm invocations against
- * two floors, throughput and latency of the local API against a bare node:http baseline, list
- * latency at 1,000 and 50,000 pets, the read units of whole status walks, and the cost per million
- * requests. Prints the tables and
- * writes BENCHMARKS.md. Not part of `npm test`: it takes about ten minutes.
+ * `npm run bench`: for every operation, the CPU instructions of its function's cold start and warm
+ * invocations against two floors, throughput and latency of the local API against a bare node:http
+ * baseline, and the cost per million requests; the read units of whole status walks. Prints the
+ * tables and writes BENCHMARKS.md (docs/performance.md reads them). Not part of `npm test`.
  *
  * Needs valgrind (callgrind) for the instruction counts. Interrupted (SIGINT, SIGTERM), it stops
  * its workers and every process under valgrind before it exits. Usage: USAGE below.
@@ -18,15 +17,14 @@ import { ENV } from '#lib/config.ts';
 import { DynamoDbApiKeyStore } from '#lib/store/dynamodb-api-key-store.ts';
 import { apiKeysTable, idempotencyTable, petsTable } from '#lib/store/tables.ts';
 import { ensureTables, localTableNames } from '../local/create-tables.ts';
-import { buildBundles, FUNCTIONS } from './bundles.ts';
+import { buildBundles } from './bundles.ts';
 import { floorTableInput } from './floor-table.ts';
 import { startWorker, stopOnInterrupt, type WorkerProcess } from './child.ts';
-import type { CostInput } from './cost.ts';
 import { countInstructions, countNodeStart, type InstructionCount, type Invocation, WARM_INVOCATIONS } from './instructions.ts';
 import { type LoadResult, type LoadSettings, measureLoad, mergeLoads } from './load.ts';
 import { machine } from './machine.ts';
-import type { BenchRun, InstructionRow, ScalingRow, ThroughputRow } from './benchmarks-md.ts';
-import { lambdaContext, proxyEvent, requestFor, SCENARIOS, type ScenarioId } from './scenarios.ts';
+import type { BenchRun, InstructionRow, ThroughputRow } from './benchmarks-md.ts';
+import { lambdaContext, proxyEvent, requestFor, SCENARIOS } from './scenarios.ts';
 import { floorSeedPet, seedPets } from './seed.ts';
 import { measureStatusWalk, type WalkUnits } from './walk.ts';
 import type { HandlerTiming } from './workers/handler-timing.ts';
@@ -58,20 +56,17 @@ const SETTINGS = {
    * compared under the same drift.
    */
   rounds: QUICK ? 1 : 4,
-  /** Pets in the throughput tables, and the two sizes of the list-scaling table. */
+  /** Pets in the throughput tables; tables whose status walks are measured (one page of each status first). */
   seedPets: 1_000,
-  scalingSizes: [1_000, QUICK ? 5_000 : 50_000] as const,
+  walkSizes: [40, 1_000, QUICK ? 5_000 : 50_000],
   handlerWarmup: QUICK ? 10 : 50,
   /** Invocations per case, in `handlerRounds` turns (infra/bench/workers/handler-timing.ts). */
   handlerIterations: QUICK ? 30 : 1_200,
   handlerRounds: QUICK ? 1 : 6,
 } as const;
 
-const SCALE_PREFIX = 'Scale';
-const SMALL_PREFIX = 'Small';
+const WALK_PREFIX = 'Walk';
 const FLOOR_TABLE = 'FloorPets';
-/** Pets in the small store whose status walk is measured: one page of each status. */
-const SMALL_STORE_PETS = 40;
 
 function progress(message: string): void {
   process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(3)}s] ${message}\n`);
@@ -111,9 +106,7 @@ async function main(): Promise<void> {
   const raw = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   const documents = DynamoDBDocumentClient.from(raw);
   const mainTables = localTableNames('');
-  const scale = localTableNames(SCALE_PREFIX);
   await ensureTables(raw, mainTables);
-  await ensureTables(raw, scale);
   const apiKey = generateApiKey();
   await new DynamoDbApiKeyStore(documents, mainTables[apiKeysTable.logicalName] as string).add(newApiKeyRecord(apiKey, 'bench'));
   const ids = await seedPets(documents, mainTables[petsTable.logicalName] as string, 1, SETTINGS.seedPets);
@@ -140,14 +133,12 @@ async function main(): Promise<void> {
   };
 
   progress(`instructions: each bundle in a fresh process under callgrind (import, first, ${WARM_INVOCATIONS} warm invocations)`);
-  const scenarioOf = Object.fromEntries(FUNCTIONS.map((f) => [f.operation, f.scenario])) as Record<string, ScenarioId>;
   const instructions: InstructionRow[] = [];
   for (const bundle of bundles) {
-    const scenario = scenarioOf[bundle.operation] as ScenarioId;
     const invocations: Invocation[] = Array.from({ length: 1 + WARM_INVOCATIONS }, (_, n) => {
       const requestId = `instructions-${n}`;
       // A pet that exists, the same ones every run.
-      const spec = requestFor(scenario, [ids[(n * 37) % ids.length] as number], n);
+      const spec = requestFor(bundle.scenario, [ids[(n * 37) % ids.length] as number], n);
       return { event: proxyEvent(spec, apiKey, requestId), context: lambdaContext(bundle.name, requestId) };
     });
     const env = bundle.kind === 'function' ? functionEnv : { ...functionEnv, [ENV.petsTable]: FLOOR_TABLE };
@@ -193,85 +184,44 @@ async function main(): Promise<void> {
     adapter: await servers.adapter.call<string>('start', { endpoint, petsTable: mainTables[petsTable.logicalName] }),
     baseline: await servers.baseline.call<string>('start', { endpoint, petsTable: mainTables[petsTable.logicalName] }),
   };
-  type Who = keyof typeof servers;
-  /** Every server of `who`, each `rounds` times, the order reversed every other round. */
-  const compare = async <W extends Who>(
-    who: readonly W[],
-    scenario: ScenarioId,
-    target: (w: W) => { url: string; server: WorkerProcess },
-  ) => {
-    const rounds = new Map<W, LoadResult[]>(who.map((w) => [w, []]));
+  const who = ['api', 'adapter', 'baseline'] as const;
+  const throughput: ThroughputRow[] = [];
+  // Writes last: the reads meet the seeded table.
+  for (const scenario of [...SCENARIOS].sort((a, b) => Number(a.operation.method !== 'GET') - Number(b.operation.method !== 'GET'))) {
+    const rounds = { api: [] as LoadResult[], adapter: [] as LoadResult[], baseline: [] as LoadResult[] };
     for (let round = 0; round < SETTINGS.rounds; round++) {
       for (const w of round % 2 === 0 ? who : [...who].reverse()) {
-        rounds.get(w)?.push(await measureLoad({ ...target(w), store }, scenario, { ids, apiKey }, SETTINGS.load));
+        rounds[w].push(await measureLoad({ url: urls[w], server: servers[w], store }, scenario, { ids, apiKey }, SETTINGS.load));
       }
     }
-    return Object.fromEntries(who.map((w) => [w, mergeLoads(rounds.get(w) ?? [])])) as Record<W, LoadResult>;
-  };
-  const throughput: ThroughputRow[] = [];
-  for (const scenario of SCENARIOS) {
-    const result = await compare(['api', 'adapter', 'baseline'] as const, scenario.id, (w) => ({ url: urls[w], server: servers[w] }));
-    throughput.push({ scenario: scenario.id, ...result });
+    const [api, adapter, baseline] = who.map((w) => mergeLoads(rounds[w])) as [LoadResult, LoadResult, LoadResult];
+    throughput.push({ scenario, api, adapter, baseline });
     progress(
-      `  ${scenario.id}: local API ${result.api.rps.toFixed(0)} req/s, adapter ${result.adapter.rps.toFixed(0)} req/s, baseline ${result.baseline.rps.toFixed(0)} req/s`,
+      `  ${scenario.id}: local API ${api.rps.toFixed(0)} req/s, adapter ${adapter.rps.toFixed(0)} req/s, baseline ${baseline.rps.toFixed(0)} req/s`,
     );
   }
   await Promise.all(Object.values(servers).map((w) => w.stop()));
 
-  progress(`list scaling: ${SETTINGS.scalingSizes.join(' and ')} pets`);
-  const scalePets = scale[petsTable.logicalName] as string;
-  let seedStarted = performance.now();
-  await seedPets(documents, scalePets, 1, SETTINGS.scalingSizes[0]);
-  const seedFirst = (performance.now() - seedStarted) / 1000;
-  const scaleServers = { api: startWorker('api'), baseline: startWorker('baseline') };
-  workers.push(...Object.values(scaleServers));
-  const scaleUrls = {
-    api: await scaleServers.api.call<string>('start', { endpoint, apiKey, tablePrefix: SCALE_PREFIX }),
-    baseline: await scaleServers.baseline.call<string>('start', { endpoint, petsTable: scalePets }),
-  };
-  const scaling: ScalingRow[] = [];
-  const measureScaling = async (pets: number) => {
-    for (const scenario of ['list', 'list-status'] as const) {
-      const result = await compare(['api', 'baseline'] as const, scenario, (w) => ({ url: scaleUrls[w], server: scaleServers[w] }));
-      scaling.push({ scenario, pets, ...result });
-      progress(
-        `  ${scenario} at ${pets} pets: local API p50 ${result.api.p50Ms.toFixed(2)} ms, baseline p50 ${result.baseline.p50Ms.toFixed(2)} ms`,
-      );
-    }
-  };
-  await measureScaling(SETTINGS.scalingSizes[0]);
+  progress(`read units of whole status walks at ${SETTINGS.walkSizes.join(', ')} pets`);
+  const walkTables = localTableNames(WALK_PREFIX);
+  const walkPets = walkTables[petsTable.logicalName] as string;
+  await ensureTables(raw, walkTables);
   const walks: WalkUnits[] = [];
-  const small = localTableNames(SMALL_PREFIX);
-  await ensureTables(raw, small);
-  await seedPets(documents, small[petsTable.logicalName] as string, 1, SMALL_STORE_PETS);
-  walks.push(await measureStatusWalk(endpoint, small[petsTable.logicalName] as string, SMALL_STORE_PETS, 'available'));
-  walks.push(await measureStatusWalk(endpoint, scalePets, SETTINGS.scalingSizes[0], 'available'));
-  const restCount = SETTINGS.scalingSizes[1] - SETTINGS.scalingSizes[0];
-  progress(`  seeding ${restCount} more pets`);
-  seedStarted = performance.now();
-  await seedPets(documents, scalePets, SETTINGS.scalingSizes[0] + 1, restCount);
-  const seedRest = (performance.now() - seedStarted) / 1000;
-  progress(`  seeded in ${seedRest.toFixed(1)} s`);
-  await measureScaling(SETTINGS.scalingSizes[1]);
-  walks.push(await measureStatusWalk(endpoint, scalePets, SETTINGS.scalingSizes[1], 'available'));
-  for (const w of walks) progress(`  status walk at ${w.tablePets} pets: ${w.pages} pages, ${w.calls} calls, ${w.readUnits} read units`);
-  await Promise.all(Object.values(scaleServers).map((w) => w.stop()));
+  for (const pets of SETTINGS.walkSizes) {
+    const seeded = walks.at(-1)?.tablePets ?? 0;
+    await seedPets(documents, walkPets, seeded + 1, pets - seeded);
+    walks.push(await measureStatusWalk(endpoint, walkPets, pets, 'available'));
+    progress(`  ${pets} pets: ${walks.at(-1)?.pages} pages, ${walks.at(-1)?.readUnits} read units`);
+  }
   raw.destroy();
   await store.stop();
 
   const cost = SCENARIOS.map((scenario) => {
-    const config = configs.find((c) => c.stage === 'production' && c.functionId === scenario.functionId);
+    const config = configs.find((c) => c.stage === 'production' && c.functionId === scenario.operation.functionId);
     const t = handlerTimings.find((h) => h.scenario === scenario.id);
     if (!config || !t) throw new Error(`no configuration or timing for ${scenario.id}`);
-    const input: CostInput = {
-      scenario: scenario.id,
-      label: scenario.label,
-      config,
-      billedMs: t.billedMeanMs,
-      functionLogBytes: t.logBytesPerInvocation,
-      functionLogLines: t.logLinesPerInvocation,
-    };
-    return costPerMillion(input);
+    const log = { functionLogBytes: t.logBytesPerInvocation, functionLogLines: t.logLinesPerInvocation };
+    return costPerMillion({ scenario, config, billedMs: t.billedMeanMs, ...log });
   });
 
   const run: BenchRun = {
@@ -285,9 +235,7 @@ async function main(): Promise<void> {
     nodeStart,
     handlerTimings,
     throughput,
-    scaling,
     walks,
-    seedSeconds: { first: seedFirst, rest: seedRest, restCount },
     cost,
   };
   const markdown = render(run);

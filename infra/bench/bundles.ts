@@ -1,51 +1,31 @@
 /**
- * The bundles the benchmark measures: each function's bundle exactly as the CDK builds it
- * (infra/cdk/bundling.ts handed to esbuild, then the source map trimmed as the CDK's hook does),
- * and the two floors of each operation, bundled with plain esbuild as CommonJS.
+ * The bundles the benchmark measures, one set per operation: the function's bundle exactly as the
+ * CDK builds it (infra/cdk/bundling.ts handed to esbuild, the source map trimmed as the CDK's hook
+ * does), and its floor (infra/bench/floor-handler.ts) twice: bundled plainly, and with the
+ * functions' own options.
  */
 import { stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { type BuildOptions, build, type Metafile } from 'esbuild';
-import { BUNDLE_FILE, BUNDLE_PACKAGE_JSON, esbuildBuildOptions } from '../cdk/bundling.ts';
+import { BUNDLE_FILE, BUNDLE_PACKAGE_JSON, esbuildBuildOptions, esbuildOptions } from '../cdk/bundling.ts';
 import { trimSourceMap } from '../cdk/source-maps.ts';
-import type { FunctionId } from '#lib/operations.ts';
-import type { ScenarioId } from './scenarios.ts';
+import { type Scenario, SCENARIOS } from './scenarios.ts';
 
-/** The operations the floors implement: the one DynamoDB call each function makes. */
-export type Operation = 'get' | 'list' | 'create';
+/** `plain`: what a user who bundles plainly gets; `same`: built with the functions' own options. */
+export type FloorKind = 'plain' | 'same';
+export const FLOOR_KINDS = ['plain', 'same'] as const satisfies readonly FloorKind[];
 
-export const FUNCTIONS = [
-  { name: 'list-pets', operation: 'list', scenario: 'list-status' },
-  { name: 'create-pet', operation: 'create', scenario: 'create' },
-  { name: 'get-pet', operation: 'get', scenario: 'get' },
-] as const satisfies readonly { name: FunctionId; operation: Operation; scenario: ScenarioId }[];
+/** Each function is counted on its operation's valid request. */
+export const FUNCTION_SCENARIOS = SCENARIOS.filter((s) => !s.query);
 
-/**
- * `sdk`: the document client and the operation's call (infra/bench/floor-handler.ts); `sdk-zod`:
- * the same plus NewPet parsed once per invocation (infra/bench/floor-zod-handler.ts).
- */
-export type FloorKind = 'sdk' | 'sdk-zod';
-const FLOOR_SOURCES: Record<FloorKind, string> = {
-  sdk: './infra/bench/floor-handler.ts',
-  'sdk-zod': './infra/bench/floor-zod-handler.ts',
-};
-export const floorName = (kind: FloorKind, operation: Operation): string => `floor-${kind}-${operation}`;
+export const floorName = (kind: FloorKind, s: Scenario): string => `floor-${kind}-${s.operation.functionId}`;
 
-/**
- * A floor as plain esbuild bundles it as CommonJS, taking the same build of each package as the
- * functions (the AWS SDK's ESM build, `module` before `main`), so that like is compared with like.
- */
-const FLOOR_OPTIONS = {
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  minify: true,
-  mainFields: ['module', 'main'],
-} as const satisfies BuildOptions;
+/** CommonJS for Lambda, minified, with the functions' package builds (the AWS SDK's ESM build): like for like. */
+const PLAIN: BuildOptions = { bundle: true, platform: 'node', format: 'cjs', minify: true, mainFields: [...esbuildOptions.mainFields] };
 
 export interface Bundle {
   readonly name: string;
-  readonly operation: Operation;
+  readonly scenario: Scenario;
   readonly kind: 'function' | FloorKind;
   readonly file: string;
   readonly bytes: number;
@@ -58,32 +38,29 @@ export const SERVICE_CODE = '(service code)';
 export async function buildBundles(outDir: string, root: string): Promise<Bundle[]> {
   // Every index.js here is CommonJS, as in a function's asset (infra/cdk/constructs/api-function.ts).
   await writeFile(join(outDir, 'package.json'), BUNDLE_PACKAGE_JSON);
-  const functions = FUNCTIONS.map(async ({ name, operation }) => {
+  const one = async (name: string, scenario: Scenario, kind: Bundle['kind'], options: (file: string) => BuildOptions) => {
     const file = join(outDir, name, BUNDLE_FILE);
-    const result = await build({
-      ...esbuildBuildOptions(join(root, 'functions', `${name}.ts`), file),
-      metafile: true,
-      logLevel: 'warning',
-    });
+    const result = await build({ ...options(file), metafile: true, logLevel: 'warning' });
     // As the CDK's afterBundling hook does (infra/cdk/constructs/api-function.ts).
-    trimSourceMap(`${file}.map`);
-    return described({ name, operation, kind: 'function', file }, result.metafile);
-  });
-  const floors = (['sdk', 'sdk-zod'] as const).flatMap((kind) =>
-    (['get', 'list', 'create'] as const).map(async (operation) => {
-      const name = floorName(kind, operation);
-      const file = join(outDir, name, BUNDLE_FILE);
-      const result = await build({
-        ...FLOOR_OPTIONS,
-        stdin: { contents: `export { ${operation} as handler } from '${FLOOR_SOURCES[kind]}';`, resolveDir: root, loader: 'ts' },
-        outfile: file,
-        metafile: true,
-        logLevel: 'warning',
-      });
-      return described({ name, operation, kind, file }, result.metafile);
-    }),
+    if (kind === 'function') trimSourceMap(`${file}.map`);
+    return described({ name, scenario, kind, file }, result.metafile);
+  };
+  return Promise.all(
+    FUNCTION_SCENARIOS.flatMap((s) => [
+      one(s.operation.functionId, s, 'function', (file) =>
+        esbuildBuildOptions(join(root, 'functions', `${s.operation.functionId}.ts`), file),
+      ),
+      ...FLOOR_KINDS.map((kind) =>
+        one(floorName(kind, s), s, kind, (outfile) => {
+          const { entryPoints: _, ...same } = esbuildBuildOptions('', outfile);
+          const contents = `import { ${s.call} as call } from './infra/bench/store-calls.ts';
+import { floorHandler } from './infra/bench/floor-handler.ts';
+export const handler = floorHandler(call);`;
+          return { ...(kind === 'same' ? same : PLAIN), outfile, stdin: { contents, resolveDir: root, loader: 'ts' } };
+        }),
+      ),
+    ]),
   );
-  return Promise.all([...functions, ...floors]);
 }
 
 async function described(bundle: Omit<Bundle, 'bytes' | 'byPackage'>, metafile: Metafile): Promise<Bundle> {

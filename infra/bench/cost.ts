@@ -13,7 +13,7 @@ import { cdkJsonContext } from '../cdk/stages.ts';
 import { STAGE_NAMES, type StageName } from '../cdk/stages.ts';
 import type { Route } from '#lib/routes.ts';
 import { fixed, markdownTable } from './stats.ts';
-import type { ScenarioId } from './scenarios.ts';
+import { requestFor, type Scenario } from './scenarios.ts';
 
 /** List prices, us-east-1, as published by AWS (assumptions: check the pricing pages before quoting). */
 export const PRICES = {
@@ -137,28 +137,25 @@ export interface Units {
   readonly note: string;
 }
 
-/** Read and write request units of one request of each scenario (API-key lookups are cached: see the doc). */
-export function requestUnits(scenario: ScenarioId, pet: Record<string, string | number> = TYPICAL_PET): Units {
+/** Read and write request units of one request of a scenario (API-key lookups are cached: see the doc). */
+export function requestUnits(scenario: Scenario, pet: Record<string, string | number> = TYPICAL_PET): Units {
   const pageBytes = PAGE_ITEMS * itemSizeBytes(pet);
   // Eventually consistent Scan/Query: half a unit per 4 KB of the items read, summed then rounded up.
-  const pageRru = 0.5 * Math.ceil(pageBytes / 4096);
-  switch (scenario) {
-    case 'list':
-      return {
-        rru: pageRru,
-        wru: 0,
-        note: `Scan, Limit 21, eventually consistent: 21 × ${itemSizeBytes(pet)} B = ${pageBytes} B → ${pageRru} RRU`,
-      };
-    case 'list-status':
-      return {
-        rru: pageRru,
-        wru: 0,
-        note: `Query on byStatus, Limit 21 (GSI reads are eventually consistent): 21 × ${itemSizeBytes(pet)} B = ${pageBytes} B → ${pageRru} RRU`,
-      };
+  const page = `Limit 21, eventually consistent: 21 × ${itemSizeBytes(pet)} B = ${pageBytes} B → ${0.5 * Math.ceil(pageBytes / 4096)} RRU`;
+  switch (scenario.call) {
+    case 'scan':
+      return { rru: 0.5 * Math.ceil(pageBytes / 4096), wru: 0, note: `Scan, ${page}` };
+    case 'query':
+      return { rru: 0.5 * Math.ceil(pageBytes / 4096), wru: 0, note: `Query on byStatus (GSI reads are eventually consistent), ${page}` };
     case 'get':
       return { rru: Math.ceil(itemSizeBytes(pet) / 4096), wru: 0, note: 'GetItem, strongly consistent, item ≤ 4 KB → 1 RRU' };
-    case 'create':
-      return { rru: 0, wru: 2, note: 'conditional PutItem ≤ 1 KB → 1 WRU, plus 1 WRU for the byStatus index entry (pets with a status)' };
+    default: {
+      // A put's body says whether the pet has a status; a pet changed or deleted is taken to have one.
+      const body = JSON.parse(requestFor(scenario, [1], 0).body ?? '{}') as object;
+      const indexed = scenario.call !== 'put' || 'status' in body;
+      const index = indexed ? ', plus 1 WRU for its byStatus index entry' : ' (no status: no index entry)';
+      return { rru: 0, wru: indexed ? 2 : 1, note: `${scenario.call} of an item ≤ 1 KB → 1 WRU${index}` };
+    }
   }
 }
 
@@ -225,8 +222,7 @@ export function platformLogBytes(
 }
 
 export interface CostInput {
-  readonly scenario: ScenarioId;
-  readonly label: string;
+  readonly scenario: Scenario;
   readonly config: FunctionConfig;
   /** Mean billed milliseconds per invocation (each invocation rounded up to 1 ms). */
   readonly billedMs: number;
@@ -299,7 +295,7 @@ export function costTable(rows: readonly CostRow[]): string {
       '**total / 1M**',
     ],
     rows.map((r) => [
-      r.input.label,
+      r.input.scenario.label,
       `${r.input.config.memoryMb} MB, ${r.input.config.architecture}`,
       fixed(r.input.billedMs, 2),
       `$${r.lambdaCompute.toFixed(3)}`,
@@ -317,7 +313,7 @@ export function costArithmetic(rows: readonly CostRow[]): string {
   const lines = rows.map((r) => {
     const price = PRICES.lambdaGbSecond[r.input.config.architecture];
     return [
-      `- ${r.input.label}:`,
+      `- ${r.input.scenario.label}:`,
       `  Lambda compute 10^6 × ${fixed(r.input.billedMs, 2)} ms × ${r.input.config.memoryMb}/1024 GB = ${fixed(1e6 * r.gbSeconds, 0)} GB-s × $${price} = $${r.lambdaCompute.toFixed(3)};`,
       `  DynamoDB ${r.units.note}: ${r.units.rru} RRU × $${PRICES.dynamodbPerMillionRru} + ${r.units.wru} WRU × $${PRICES.dynamodbPerMillionWru} = $${r.dynamodb.toFixed(3)};`,
       `  logs: function group ${fixed(r.functionGroupBytes, 0)} B/request (its own ${fixed(r.input.functionLogBytes, 0)} B in ${fixed(r.input.functionLogLines, 1)} line(s) at LOG_LEVEL=${r.input.config.environment.LOG_LEVEL ?? '?'}, Lambda's platform lines at system level ${r.input.config.systemLogLevel} in ${r.input.config.logFormat}, +${LOG_EVENT_OVERHEAD_BYTES} B per event) × 10^6 = ${fixed(gb(r.functionGroupBytes), 3)} GB × $${PRICES.cloudWatchLogsPerGb[r.input.config.logClass]} (${r.input.config.logClass}) + access log ${fixed(r.accessLogBytes, 0)} B/request × 10^6 = ${fixed(gb(r.accessLogBytes), 3)} GB × $${PRICES.cloudWatchLogsPerGb[r.input.config.accessLog.logClass]} (${r.input.config.accessLog.logClass}) = $${r.logs.toFixed(3)}.`,

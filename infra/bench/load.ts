@@ -6,7 +6,7 @@
 import type { Request as AutocannonRequest } from 'autocannon';
 import { startAutocannon } from '../cli/loadtest/autocannon.ts';
 import type { WorkerProcess } from './child.ts';
-import { requestFor, requestHeaders, type ScenarioId } from './scenarios.ts';
+import { requestFor, requestHeaders, type Scenario } from './scenarios.ts';
 import { Latencies } from '../cli/loadtest/latency.ts';
 
 export interface LoadSettings {
@@ -60,7 +60,7 @@ export interface LoadTarget {
 
 export async function measureLoad(
   target: LoadTarget,
-  scenario: ScenarioId,
+  scenario: Scenario,
   context: { ids: readonly number[]; apiKey: string },
   settings: LoadSettings,
 ): Promise<LoadResult> {

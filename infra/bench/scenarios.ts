@@ -1,49 +1,57 @@
 /**
- * The requests the benchmark sends: the same for the local API, the baseline server, the handler
- * timings and the cold-start first invocation.
+ * The requests the benchmark sends, taken from the operation descriptors (lib/operations.ts): each
+ * operation's valid request, and a listing's page of one status. The same for the local API, the
+ * baseline server, the handler timings and the cold-start invocations.
  */
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { toProxyEvent } from '../local/gateway/proxy-event.ts';
 import { lambdaContext as localLambdaContext } from '../local/lambda/lambda-context.ts';
-import type { Route } from '#lib/routes.ts';
+import { type ApiOperation, operations } from '#lib/operations.ts';
+import { type OperationRequest, validRequest } from '#lib/operations/operation.ts';
 
-export type ScenarioId = 'list' | 'list-status' | 'create' | 'get';
+/** The one DynamoDB call that answers a request, the least any implementation of it makes. */
+export type StoreCall = 'scan' | 'query' | 'get' | 'put' | 'update' | 'delete';
 
 export interface Scenario {
-  readonly id: ScenarioId;
+  /** `listPets`, `listPets?status=available`. */
+  readonly id: string;
   readonly label: string;
-  readonly functionId: Route['functionId'];
+  readonly operation: ApiOperation;
+  readonly query: string;
+  readonly call: StoreCall;
 }
 
-export const SCENARIOS: readonly Scenario[] = [
-  { id: 'list', label: 'list `GET /pets`', functionId: 'list-pets' },
-  { id: 'list-status', label: 'list `GET /pets?status=available`', functionId: 'list-pets' },
-  { id: 'get', label: 'get `GET /pets/{id}`', functionId: 'get-pet' },
-  { id: 'create', label: 'create `POST /pets`', functionId: 'create-pet' },
-];
-
-export interface RequestSpec {
-  readonly method: 'GET' | 'POST';
-  /** Under the base path `/v1`, with the query string. */
-  readonly path: string;
-  readonly body?: string;
+/** The call of `operation` for a request with the query string `query`. */
+export function storeCall({ method, resource }: ApiOperation, query: string): StoreCall {
+  const item = resource.includes('{');
+  if (method === 'GET') return item ? 'get' : query ? 'query' : 'scan';
+  if (method === 'POST' && !item) return 'put';
+  if ((method === 'PUT' || method === 'PATCH') && item) return 'update';
+  if (method === 'DELETE' && item) return 'delete';
+  throw new Error(`infra/bench/scenarios.ts: no store call for ${method} ${resource}`);
 }
 
-/** The n-th request of a scenario; `get` asks for a random pet among `ids`. */
-export function requestFor(scenario: ScenarioId, ids: readonly number[], n: number): RequestSpec {
-  switch (scenario) {
-    case 'list':
-      return { method: 'GET', path: '/pets' };
-    case 'list-status':
-      return { method: 'GET', path: '/pets?status=available' };
-    case 'get':
-      return { method: 'GET', path: `/pets/${ids[Math.floor(Math.random() * ids.length)] ?? 1}` };
-    case 'create':
-      return { method: 'POST', path: '/pets', body: JSON.stringify({ name: `bench-pet-${n}`, categoryId: 3, status: 'available' }) };
-  }
+const scenario = (operation: ApiOperation, query = ''): Scenario => ({
+  id: `${operation.operationId}${query ? `?${query}` : ''}`,
+  label: `${operation.operationId} \`${operation.method} ${operation.resource}${query ? `?${query}` : ''}\``,
+  operation,
+  query,
+  call: storeCall(operation, query),
+});
+
+/** A listing's page of one status: the status index's Query rather than a Scan. */
+const LISTINGS = operations.filter((o) => storeCall(o, '') === 'scan').map((o) => scenario(o, 'status=available'));
+
+export const SCENARIOS: readonly Scenario[] = [...operations.map((o) => scenario(o)), ...LISTINGS];
+
+/** The n-th request of a scenario: a random pet among `ids`, a new pet named for `n`. */
+export function requestFor(s: Scenario, ids: readonly number[], n: number): OperationRequest {
+  const petId = ids[Math.floor(Math.random() * ids.length)] ?? 1;
+  const request = validRequest(s.operation, { petId, name: `bench-pet-${n}` });
+  return s.query ? { ...request, path: `${request.path}?${s.query}` } : request;
 }
 
-export function requestHeaders(apiKey: string, spec: RequestSpec): Record<string, string> {
+export function requestHeaders(apiKey: string, spec: Pick<OperationRequest, 'body'>): Record<string, string> {
   return {
     Authorization: `Bearer ${apiKey}`,
     Accept: 'application/json',
@@ -51,10 +59,27 @@ export function requestHeaders(apiKey: string, spec: RequestSpec): Record<string
   };
 }
 
+/** The operation that answers `method` on a path under `/v1`, with its path parameters. */
+export function routeOf(
+  method: string,
+  path: string,
+): { operation: ApiOperation; pathParameters: Record<string, string> | null } | undefined {
+  for (const operation of operations) {
+    const match = new RegExp(`^${operation.resource.replace(/\{(\w+)\}/g, '(?<$1>[^/]+)')}$`).exec(path);
+    if (match && operation.method === method) return { operation, pathParameters: match.groups ? { ...match.groups } : null };
+  }
+  return undefined;
+}
+
 /** The REST proxy event API Gateway would send for `spec`, built by the local API's own adapter. */
-export function proxyEvent(spec: RequestSpec, apiKey: string, requestId: string): APIGatewayProxyEvent {
+export function proxyEvent(
+  spec: Pick<OperationRequest, 'method' | 'path' | 'body'>,
+  apiKey: string,
+  requestId: string,
+): APIGatewayProxyEvent {
   const [pathOnly = '', search = ''] = spec.path.split('?');
-  const petId = /^\/pets\/([^/]+)$/.exec(pathOnly)?.[1];
+  const route = routeOf(spec.method, pathOnly);
+  if (!route) throw new Error(`no operation answers ${spec.method} ${pathOnly}`);
   const headers = { Host: 'bench.local', 'User-Agent': 'petstore-bench', ...requestHeaders(apiKey, spec) };
   return toProxyEvent({
     requestId,
@@ -66,8 +91,8 @@ export function proxyEvent(spec: RequestSpec, apiKey: string, requestId: string)
     body: Buffer.from(spec.body ?? '', 'utf8'),
     sourceIp: '127.0.0.1',
     httpVersion: '1.1',
-    resource: petId === undefined ? '/v1/pets' : '/v1/pets/{petId}',
-    pathParameters: petId === undefined ? null : { petId },
+    resource: `/v1${route.operation.resource}`,
+    pathParameters: route.pathParameters,
   });
 }
 

@@ -51,6 +51,23 @@ export function grantsOf(operation: Operation): string[] {
   ]);
 }
 
+/** A request an operation answers with its success status (the suites that treat every operation alike, the benchmark). */
+export interface OperationRequest {
+  readonly method: HttpMethod;
+  /** Relative to the `/v1` base, with `{petId}` filled in (`/pets/1`). */
+  readonly path: string;
+  /** A JSON body, for an operation that takes one: a new pet named `name`. */
+  readonly body?: string;
+}
+
+export function validRequest(operation: Operation, { petId, name }: { petId: number; name: string }): OperationRequest {
+  return {
+    method: operation.method,
+    path: operation.resource.replace('{petId}', String(petId)),
+    ...(operation.requestBody ? { body: JSON.stringify({ name, categoryId: 1 }) } : {}),
+  };
+}
+
 /** A request header parameter: its name and schema are the header schema's (lib/openapi/schemas.ts). */
 export interface RequestHeader {
   readonly schema: HeaderSchemaId;

@@ -6,37 +6,29 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createDocumentClient } from '#lib/store/dynamodb-client.ts';
+import { routeOf } from '../scenarios.ts';
 import { bareCalls } from './bare-calls.ts';
 import { serve } from './rpc.ts';
+import type { StoreResult } from '../store-calls.ts';
 
 let server: Server | undefined;
 
 serve(
   {
     start: async (request) => {
-      const client = createDocumentClient({ endpoint: request.endpoint as string });
-      const table = request.petsTable as string;
-      const calls = bareCalls(client, table);
-
+      const answer = bareCalls(request.endpoint as string, request.petsTable as string);
       const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
         const url = new URL(req.url ?? '/', 'http://baseline');
         const chunks: Buffer[] = [];
         for await (const chunk of req) chunks.push(chunk as Buffer);
-        if (req.method === 'GET' && url.pathname === '/v1/pets') return send(res, 200, await calls.list(url.searchParams.get('status')));
-        const petId = /^\/v1\/pets\/(\d+)$/.exec(url.pathname)?.[1];
-        if (req.method === 'GET' && petId !== undefined) {
-          const item = await calls.get(Number(petId));
-          return item ? send(res, 200, item) : send(res, 404, { code: 'not_found' });
-        }
-        if (req.method === 'POST' && url.pathname === '/v1/pets') {
-          return send(res, 201, await calls.create(JSON.parse(Buffer.concat(chunks).toString('utf8')) as object));
-        }
-        send(res, 404, { code: 'not_found' });
+        const route = routeOf(req.method ?? '', url.pathname.replace(/^\/v1/, ''));
+        if (!route) return send(res, { statusCode: 404, body: '{"code":"not_found"}' });
+        const body = Buffer.concat(chunks).toString('utf8');
+        send(res, await answer(route.operation, { ...route, body, queryStringParameters: Object.fromEntries(url.searchParams) }));
       };
 
       server = createServer((req, res) => {
-        handle(req, res).catch((error: unknown) => send(res, 500, { code: 'internal_error', message: String(error) }));
+        handle(req, res).catch((error: unknown) => send(res, { statusCode: 500, body: JSON.stringify({ message: String(error) }) }));
       });
       await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
       return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
@@ -48,8 +40,7 @@ serve(
   },
 );
 
-function send(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
-  res.end(text);
+function send(res: ServerResponse, { statusCode, body }: StoreResult): void {
+  res.writeHead(statusCode, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
 }

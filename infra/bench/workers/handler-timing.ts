@@ -6,13 +6,14 @@
  */
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { lambdaContext, proxyEvent, requestFor, type Scenario, SCENARIOS, type ScenarioId } from '../scenarios.ts';
+import { lambdaContext, proxyEvent, requestFor, type Scenario, SCENARIOS } from '../scenarios.ts';
 import { serve } from './rpc.ts';
 
 type Handler = (event: unknown, context: unknown) => Promise<APIGatewayProxyResult>;
 
 export interface HandlerTiming {
-  readonly scenario: ScenarioId;
+  /** A scenario's id (infra/bench/scenarios.ts). */
+  readonly scenario: string;
   readonly invocations: number;
   readonly medianMs: number;
   readonly meanMs: number;
@@ -50,12 +51,13 @@ serve({
     let n = 0;
     const rounds = request.rounds as number;
     const invokerOf = (scenario: Scenario) => {
-      const handler = handlers.get(scenario.functionId);
-      if (!handler) throw new Error(`no bundle for ${scenario.functionId}`);
+      const { functionId } = scenario.operation;
+      const handler = handlers.get(functionId);
+      if (!handler) throw new Error(`no bundle for ${functionId}`);
       return async () => {
         const requestId = `bench-${++n}`;
-        const event = proxyEvent(requestFor(scenario.id, ids, n), apiKey, requestId);
-        const context = lambdaContext(scenario.functionId, requestId);
+        const event = proxyEvent(requestFor(scenario, ids, n), apiKey, requestId);
+        const context = lambdaContext(functionId, requestId);
         const started = performance.now();
         const result = await handler(event, context);
         return { ms: performance.now() - started, status: result.statusCode };
