@@ -37,7 +37,6 @@ const SCRIPT = `
 const { execSync } = require('node:child_process');
 const { readFileSync } = require('node:fs');
 const { setTimeout: settle } = require('node:timers/promises');
-const { pathToFileURL } = require('node:url');
 const mark = (label) => execSync('callgrind_control -d ' + label + ' ' + process.pid, { stdio: 'ignore' });
 (async () => {
   const [file, invocationsFile, settleMs] = process.argv.slice(1);
@@ -46,7 +45,7 @@ const mark = (label) => execSync('callgrind_control -d ' + label + ' ' + process
   // Lambda's runtime is itself an ES module: its ESM loader is ready before the handler loads.
   await import('data:text/javascript,export default 0');
   mark('start');
-  const mod = file.endsWith('.mjs') ? await import(pathToFileURL(file).href) : require(file);
+  const mod = require(file);
   await settle(Number(settleMs));
   mark('import');
   const statuses = [];

@@ -6,7 +6,8 @@
  */
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { lambdaContext, proxyEvent, requestFor, type Scenario, SCENARIOS } from '../scenarios.ts';
+import { Latencies } from '../../cli/loadtest/latency.ts';
+import { lambdaContext, proxyEvent, requestFor, SCENARIOS } from '../scenarios.ts';
 import { serve } from './rpc.ts';
 
 type Handler = (event: unknown, context: unknown) => Promise<APIGatewayProxyResult>;
@@ -38,75 +39,64 @@ process.stdout.write = ((chunk: string | Uint8Array) => {
 
 serve({
   run: async (request) => {
-    const bundles = request.bundles as Record<string, string>;
-    const apiKey = request.apiKey as string;
-    const ids = request.ids as number[];
-    const warmup = request.warmup as number;
-    const iterations = request.iterations as number;
-    const handlers = new Map<string, Handler>();
-    for (const [name, file] of Object.entries(bundles)) {
-      handlers.set(name, ((await import(pathToFileURL(file).href)) as { handler: Handler }).handler);
-    }
-    const results: HandlerTiming[] = [];
-    let n = 0;
-    const rounds = request.rounds as number;
-    const invokerOf = (scenario: Scenario) => {
-      const { functionId } = scenario.operation;
-      const handler = handlers.get(functionId);
-      if (!handler) throw new Error(`no bundle for ${functionId}`);
-      return async () => {
-        const requestId = `bench-${++n}`;
-        const event = proxyEvent(requestFor(scenario, ids, n), apiKey, requestId);
-        const context = lambdaContext(functionId, requestId);
-        const started = performance.now();
-        const result = await handler(event, context);
-        return { ms: performance.now() - started, status: result.statusCode };
-      };
+    const { bundles, apiKey, ids, warmup, iterations, rounds } = request as unknown as {
+      bundles: Record<string, string>;
+      apiKey: string;
+      ids: number[];
+      warmup: number;
+      iterations: number;
+      rounds: number;
     };
-    const totals = SCENARIOS.map((scenario) => ({
-      scenario,
-      invoke: invokerOf(scenario),
-      durations: [] as number[],
-      cpuUs: 0,
-      logBytes: 0,
-      logLines: 0,
-      statuses: {} as Record<string, number>,
-    }));
-    for (const { invoke } of totals) for (let i = 0; i < warmup; i++) await invoke();
+    let n = 0;
+    const cases = await Promise.all(
+      SCENARIOS.map(async (scenario) => {
+        const { functionId } = scenario.operation;
+        const { handler } = (await import(pathToFileURL(bundles[functionId] as string).href)) as { handler: Handler };
+        const invoke = async () => {
+          const requestId = `bench-${++n}`;
+          const event = proxyEvent(requestFor(scenario, ids, n), apiKey, requestId);
+          const started = performance.now();
+          const result = await handler(event, lambdaContext(functionId, requestId));
+          return { ms: performance.now() - started, status: result.statusCode };
+        };
+        return { scenario, invoke, durations: [] as number[], cpuUs: 0, logBytes: 0, logLines: 0, statuses: {} as Record<string, number> };
+      }),
+    );
+    for (const { invoke } of cases) for (let i = 0; i < warmup; i++) await invoke();
     // The cases take turns, a share of the iterations at a time, the order reversed every round:
     // a machine whose speed drifts slows them all alike.
     for (let round = 0; round < rounds; round++) {
-      for (const total of round % 2 === 0 ? totals : [...totals].reverse()) {
+      for (const c of round % 2 === 0 ? cases : [...cases].reverse()) {
         logBytes = 0;
         logLines = 0;
         const cpuBefore = process.cpuUsage();
         for (let i = 0; i < iterations / rounds; i++) {
-          const { ms, status } = await total.invoke();
-          total.durations.push(ms);
-          total.statuses[status] = (total.statuses[status] ?? 0) + 1;
+          const { ms, status } = await c.invoke();
+          c.durations.push(ms);
+          c.statuses[status] = (c.statuses[status] ?? 0) + 1;
         }
         const cpu = process.cpuUsage(cpuBefore);
-        total.cpuUs += cpu.user + cpu.system;
-        total.logBytes += logBytes;
-        total.logLines += logLines;
+        c.cpuUs += cpu.user + cpu.system;
+        c.logBytes += logBytes;
+        c.logLines += logLines;
       }
     }
-    for (const { scenario, durations, statuses, cpuUs, logBytes: bytes, logLines: lines } of totals) {
+    return cases.map(({ scenario, durations, statuses, cpuUs, logBytes: bytes, logLines: lines }): HandlerTiming => {
       const count = durations.length;
-      const sorted = [...durations].sort((a, b) => a - b);
-      results.push({
+      const latencies = new Latencies();
+      for (const ms of durations) latencies.record(ms);
+      return {
         scenario: scenario.id,
         invocations: count,
-        medianMs: sorted[Math.floor(count / 2)] as number,
+        medianMs: latencies.percentile(50),
         meanMs: durations.reduce((a, b) => a + b, 0) / count,
-        p99Ms: sorted[Math.min(count - 1, Math.ceil(0.99 * count) - 1)] as number,
+        p99Ms: latencies.percentile(99),
         cpuMs: cpuUs / 1000 / count,
         billedMeanMs: durations.reduce((a, b) => a + Math.ceil(b), 0) / count,
         logBytesPerInvocation: bytes / count,
         logLinesPerInvocation: lines / count,
         statuses,
-      });
-    }
-    return results;
+      };
+    });
   },
 });
