@@ -176,29 +176,26 @@ async function main(): Promise<void> {
       throw new Error(`handler timing ${t.scenario}: ${JSON.stringify(t.statuses)}`);
   }
 
-  progress(`throughput: local API, adapter with bare handlers, baseline (${SETTINGS.rounds} rounds)`);
-  const servers = { api: startWorker('api'), adapter: startWorker('adapter'), baseline: startWorker('baseline') };
+  progress(`throughput: local API and baseline (${SETTINGS.rounds} rounds)`);
+  const servers = { api: startWorker('api'), baseline: startWorker('baseline') };
   workers.push(...Object.values(servers));
   const urls = {
     api: await servers.api.call<string>('start', { endpoint, apiKey, tablePrefix: '' }),
-    adapter: await servers.adapter.call<string>('start', { endpoint, petsTable: mainTables[petsTable.logicalName] }),
     baseline: await servers.baseline.call<string>('start', { endpoint, petsTable: mainTables[petsTable.logicalName] }),
   };
-  const who = ['api', 'adapter', 'baseline'] as const;
+  const who = ['api', 'baseline'] as const;
   const throughput: ThroughputRow[] = [];
   // Writes last: the reads meet the seeded table.
   for (const scenario of [...SCENARIOS].sort((a, b) => Number(a.operation.method !== 'GET') - Number(b.operation.method !== 'GET'))) {
-    const rounds = { api: [] as LoadResult[], adapter: [] as LoadResult[], baseline: [] as LoadResult[] };
+    const rounds = { api: [] as LoadResult[], baseline: [] as LoadResult[] };
     for (let round = 0; round < SETTINGS.rounds; round++) {
       for (const w of round % 2 === 0 ? who : [...who].reverse()) {
         rounds[w].push(await measureLoad({ url: urls[w], server: servers[w], store }, scenario, { ids, apiKey }, SETTINGS.load));
       }
     }
-    const [api, adapter, baseline] = who.map((w) => mergeLoads(rounds[w])) as [LoadResult, LoadResult, LoadResult];
-    throughput.push({ scenario, api, adapter, baseline });
-    progress(
-      `  ${scenario.id}: local API ${api.rps.toFixed(0)} req/s, adapter ${adapter.rps.toFixed(0)} req/s, baseline ${baseline.rps.toFixed(0)} req/s`,
-    );
+    const [api, baseline] = who.map((w) => mergeLoads(rounds[w])) as [LoadResult, LoadResult];
+    throughput.push({ scenario, api, baseline });
+    progress(`  ${scenario.id}: local API ${api.rps.toFixed(0)} req/s, baseline ${baseline.rps.toFixed(0)} req/s`);
   }
   await Promise.all(Object.values(servers).map((w) => w.stop()));
 

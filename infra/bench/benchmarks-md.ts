@@ -30,8 +30,6 @@ export interface InstructionRow {
 export interface ThroughputRow {
   readonly scenario: Scenario;
   readonly api: LoadResult;
-  /** The local adapter with bare handlers (infra/bench/workers/adapter.ts). */
-  readonly adapter: LoadResult;
   readonly baseline: LoadResult;
 }
 
@@ -132,13 +130,11 @@ ${markdownTable(['package', ...FUNCTION_SCENARIOS.map((s) => `\`${s.operation.fu
 
 export function render(run: BenchRun): string {
   const m = run.machine;
-  const who = ['api', 'adapter', 'baseline'] as const;
+  const who = ['api', 'baseline'] as const;
   const throughputRows = run.throughput.map((r) => [
     r.scenario.label,
     ...who.map((w) => thousands(r[w].rps)),
     `**${fixed(r.api.rps / r.baseline.rps, 2)}×**`,
-    `${fixed(r.adapter.rps / r.baseline.rps, 2)}×`,
-    `${fixed(r.api.rps / r.adapter.rps, 2)}×`,
     r.api.roundsRps.map((rps, i) => fixed(rps / (r.baseline.roundsRps[i] ?? Number.NaN), 2)).join(' / '),
   ]);
   const triple = (r: ThroughputRow, f: (l: LoadResult) => number, digits: number) => who.map((w) => fixed(f(r[w]), digits)).join(' / ');
@@ -147,8 +143,7 @@ export function render(run: BenchRun): string {
     triple(r, (l) => l.p50Ms, 1),
     triple(r, (l) => l.p99Ms, 1),
     triple(r, (l) => l.serverCpuMs, 3),
-    fixed(r.api.serverCpuMs - r.adapter.serverCpuMs, 3),
-    fixed(r.adapter.serverCpuMs - r.baseline.serverCpuMs, 3),
+    fixed(r.api.serverCpuMs - r.baseline.serverCpuMs, 3),
     fixed(r.api.storeCpuMs, 3),
   ]);
   const problems = run.throughput
@@ -178,14 +173,14 @@ ${m.memoryGiB} GiB, Node.js ${m.node}, ${m.platform}. Do not edit by hand: run i
 measures, and how to read it: [${DOC}](${DOC}).
 
 ${renderInstructions(run.instructions, run.nodeStart)}
-## Throughput and latency: local API, adapter + bare handlers, baseline
+## Throughput and latency: local API and baseline
 
 ${run.load.connections} connections, ${run.load.durationSeconds} s per measurement after ${run.load.warmupSeconds} s of warm-up, ${run.rounds} round(s), the servers' order reversed each
 round ([${DOC}, "Wall clock"](${DOC}#wall-clock-latency-and-throughput)).
 
-${markdownTable(['scenario', 'local API req/s', 'adapter + bare req/s', 'baseline req/s', 'API ÷ baseline', 'adapter ÷ baseline', 'API ÷ adapter', 'API ÷ baseline by round'], throughputRows)}
+${markdownTable(['scenario', 'local API req/s', 'baseline req/s', 'API ÷ baseline', 'API ÷ baseline by round'], throughputRows)}
 
-${markdownTable(['scenario (API / adapter / baseline)', 'p50 ms', 'p99 ms', 'CPU ms/req', 'chain CPU ms/req', 'adapter CPU ms/req', 'store CPU ms/req'], detailRows)}
+${markdownTable(['scenario (API / baseline)', 'p50 ms', 'p99 ms', 'CPU ms/req', 'API − baseline CPU ms/req', 'store CPU ms/req'], detailRows)}
 ${problems.length > 0 ? `\n**Warning:** non-2xx responses or errors in ${problems.map((p) => `${p.what} (${p.result.non2xx} non-2xx, ${p.result.errors} errors of ${p.result.requests})`).join('; ')}.\n` : '\nEvery response was 2xx; no errors or timeouts.\n'}
 ## Read units of a whole status walk
 
