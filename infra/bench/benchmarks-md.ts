@@ -12,16 +12,6 @@ import { fixed, kb, markdownTable, thousands } from './stats.ts';
 import type { HandlerTiming } from './workers/handler-timing.ts';
 import type { WalkUnits } from './walk.ts';
 
-/** What a function may cost against its floors (docs/performance.md, "Measuring CPU"). */
-export const INSTRUCTION_TARGETS = {
-  /** ÷ the plain floor's: below what a plain bundle of the SDK and zod costs. */
-  plain: { import: 0.9, importAndFirst: 0.7 },
-  /** ÷ the same-options floor's: our code's own overhead. */
-  same: { import: 1.05, importAndFirst: 1.1, warm: 1.1 },
-  /** Bundle bytes over the same-options floor's. */
-  bundleDeltaKb: 60,
-} as const;
-
 export interface InstructionRow {
   readonly bundle: Bundle;
   readonly count: InstructionCount;
@@ -63,7 +53,6 @@ export function renderInstructions(rows: readonly InstructionRow[], nodeStart: n
     if (!row) throw new Error(`no instruction count for ${name}`);
     return row;
   };
-  const t = INSTRUCTION_TARGETS;
   const functionRows = FUNCTION_SCENARIOS.map((s) => {
     const { bundle, count } = of(s.operation.functionId);
     const [plain, same] = FLOOR_KINDS.map((kind) => of(floorName(kind, s)).count);
@@ -98,10 +87,8 @@ export function renderInstructions(rows: readonly InstructionRow[], nodeStart: n
   return `## CPU instructions: cold start and warm invocations
 
 Millions of instructions (valgrind callgrind): the import, the first invocation, and the mean of ${WARM_INVOCATIONS} warm ones,
-each bundle in a fresh process on its operation's valid request; how, and what the floors are:
-[${DOC}, "Measuring CPU"](${DOC}#measuring-cpu-instruction-counts). Targets: import ≤ ${t.plain.import}× and
-import + first ≤ ${t.plain.importAndFirst}× the plain floor's; import ≤ ${t.same.import}×, import + first ≤ ${t.same.importAndFirst}× and warm ≤ ${t.same.warm}× the
-same-options floor's; bundle ≤ the same-options floor + ${t.bundleDeltaKb} KB.
+each bundle in a fresh process on its operation's valid request. How, what the floors are, and the
+targets: [${DOC}, "Measuring CPU"](${DOC}#measuring-cpu-instruction-counts).
 
 ${markdownTable(
   [
