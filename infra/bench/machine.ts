@@ -1,5 +1,4 @@
 /** The machine the benchmark ran on, for BENCHMARKS.md. */
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 
 export interface Machine {
@@ -11,20 +10,11 @@ export interface Machine {
 }
 
 export function machine(): Machine {
-  const cpus = os.cpus();
   return {
-    cpuModel: cpus[0]?.model.trim() || cpuModelFromProc() || 'unknown',
+    cpuModel: os.cpus()[0]?.model.trim() || 'unknown',
     cores: os.availableParallelism(),
     memoryGiB: Math.round((os.totalmem() / 1024 ** 3) * 10) / 10,
     node: process.version,
     platform: `${os.type()} ${os.release()} ${os.arch()}`,
   };
-}
-
-function cpuModelFromProc(): string | undefined {
-  try {
-    return /model name\s*:\s*(.+)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1]?.trim();
-  } catch {
-    return undefined;
-  }
 }
