@@ -2,7 +2,8 @@
  * The end-to-end suites again, against the deployed artifacts: the staging stage's template and
  * the esbuild bundles `cdk synth` writes (bundle mode of local mode, infra/local/). Left out: the
  * suites that reach into the handlers in this process (their log sink, their environment), which
- * a bundle in a worker thread does not share.
+ * a bundle in a worker thread does not share; the store's retries and outages run against the
+ * bundles through a fault proxy instead (test/api/store-retries.test.ts).
  */
 import { defineConfig } from 'vitest/config';
 import base from './vitest.config.ts';
