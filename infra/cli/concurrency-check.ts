@@ -56,7 +56,7 @@ export function checkAccountConcurrency(stage: string, stages: readonly StageInA
         `it reserves ${fmt(reserving)} concurrent executions (${stage}.reserveConcurrency: each function's concurrency need), but ${quotaLine}, ` +
           `so ${fmt(Math.max(0, leftUnreserved))} would stay unreserved and Lambda refuses a reservation that leaves fewer than ${fmt(minimum)} in this account`,
         account.quota - leftUnreserved + MINIMUM_UNRESERVED_CONCURRENCY,
-        `deploy with -c ${stage}.reserveConcurrency=false, or lower ${stage}.apiConcurrency`,
+        `deploy with -c ${stage}.reserveConcurrency=false, or lower ${stage}.methodRateLimit or ${stage}.burstSeconds`,
       );
     }
   }
@@ -66,6 +66,6 @@ export function checkAccountConcurrency(stage: string, stages: readonly StageInA
   return stop(
     `${share.needSentence}, but ${quotaLine}: bursts above ${fmt(pool)} would get 503`,
     account.quota + sum(share.needs) - pool,
-    'lower apiConcurrency',
+    'lower methodRateLimit or burstSeconds, or deploy the stages to separate accounts',
   );
 }

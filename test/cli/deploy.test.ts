@@ -6,6 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '#lib/routes.ts';
 import { capacityProblems, fmt, stageCapacity } from '../../infra/cdk/capacity.ts';
 import { readStageSettings, type StageSettings } from '../../infra/cdk/stages.ts';
 import { checkAccountConcurrency, SKIP_CHECK_FLAG } from '../../infra/cli/concurrency-check.ts';
@@ -39,7 +40,7 @@ describe('the account check before a deploy', () => {
         'other functions reserve 0 of it and 10 are unreserved (UnreservedConcurrentExecutions), ' +
         'so 0 would stay unreserved and Lambda refuses a reservation that leaves fewer than 10 in this account. ' +
         `Raise the account's "Concurrent executions" quota to at least ${fmt(need + 100)} (Service Quotas; docs/operators.md), ` +
-        'or deploy with -c production.reserveConcurrency=false, or lower production.apiConcurrency; ' +
+        'or deploy with -c production.reserveConcurrency=false, or lower production.methodRateLimit or production.burstSeconds; ' +
         `or, knowing the account better, deploy with ${SKIP_CHECK_FLAG}.`,
     );
     const short = checkAccountConcurrency('production', reserving, account(need + 99));
@@ -65,13 +66,14 @@ describe('the account check before a deploy', () => {
     const { verdict, message } = checkAccountConcurrency('production', [staging, production], account(need + 50, need));
     expect(verdict).toBe('stop');
     expect(message).toBe(
-      `Not deploying production: stages "staging" and "production" share an account: their methods admit ${fmt(stagingNeed)} + ${fmt(need)} = ${fmt(stagingNeed + need)} ` +
-        'concurrent executions (apiConcurrency at most, plus docsThrottlingBurstLimit + docsThrottlingRateLimit × functionDurationMs per docs route; ' +
+      `Not deploying production: stages "staging" and "production" share an account: their ${routes.length} API methods and docs routes admit ${fmt(stagingNeed)} + ${fmt(need)} = ${fmt(stagingNeed + need)} ` +
+        'concurrent executions (B + ⌈r × functionDurationMs⌉ per method: B = ⌊methodRateLimit × burstSeconds⌋ and r = methodRateLimit on each API method, ' +
+        'the docs throttle on each docs route; ' +
         "API Gateway's throttles are best-effort targets, not exact ceilings), " +
         `but the account's Lambda quota of concurrent executions in this region (AccountLimit.ConcurrentExecutions) is ${fmt(need + 50)}, ` +
         `other functions reserve 50 of it and ${fmt(need)} are unreserved (UnreservedConcurrentExecutions): bursts above ${fmt(need)} would get 503. ` +
         `Raise the account's "Concurrent executions" quota to at least ${fmt(need + 50 + stagingNeed)} (Service Quotas; docs/operators.md), ` +
-        `or lower apiConcurrency; or, knowing the account better, deploy with ${SKIP_CHECK_FLAG}.`,
+        `or lower methodRateLimit or burstSeconds, or deploy the stages to separate accounts; or, knowing the account better, deploy with ${SKIP_CHECK_FLAG}.`,
     );
     // Staging's reservations are the stages' own to use, not another function's.
     const reservedByStaging = account(stagingNeed + need, need, { staging: stagingNeed });
@@ -79,10 +81,10 @@ describe('the account check before a deploy', () => {
   });
 
   it("stops on an account of accountConcurrency's quota exactly when the synth refuses the settings", () => {
-    for (const apiConcurrency of [100, 400, 600, 900, 3000]) {
-      const stages = [staging, { ...production, apiConcurrency }];
+    for (const methodRateLimit of [20, 50, 100, 200, 800]) {
+      const stages = [staging, { ...production, methodRateLimit }];
       const stopped = checkAccountConcurrency('production', stages, account(production.accountConcurrency)).verdict === 'stop';
-      expect(stopped, `production.apiConcurrency ${apiConcurrency}`).toBe(capacityProblems(stages).length > 0);
+      expect(stopped, `production.methodRateLimit ${methodRateLimit}`).toBe(capacityProblems(stages).length > 0);
     }
   });
 });
