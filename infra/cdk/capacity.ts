@@ -121,23 +121,18 @@ export type StageCapacity = ReturnType<typeof stageCapacity>;
  * and within a minute of the bucket it counts against (B + 60 × r), or one client alone empties it.
  */
 export function clientLimitProblems(settings: CapacitySettings): string[] {
-  const api = `${fmt(minuteAdmission(apiThrottle(settings)))} (what one API method admits in WAF's minute, B + 60 × r)`;
-  const docs = minuteAdmission({ rateLimit: settings.docsThrottlingRateLimit, burstLimit: settings.docsThrottlingBurstLimit });
-  const pageLoad = Math.max(WAF_MINIMUM_LIMIT, DOCS_PAGE_LOAD_REQUESTS);
-  const limits = [
-    ['perKeyPerMinute', WAF_MINIMUM_LIMIT, "WAF's floor", minuteAdmission(apiThrottle(settings)), api],
-    ['perSourcePerMinute', WAF_MINIMUM_LIMIT, "WAF's floor", minuteAdmission(apiThrottle(settings)), api],
-    [
-      'docsPerSourcePerMinute',
-      pageLoad,
-      "WAF's floor and one page load",
-      docs,
-      `${fmt(docs)} (what one docs method admits in WAF's minute)`,
-    ],
+  const docs = { rateLimit: settings.docsThrottlingRateLimit, burstLimit: settings.docsThrottlingBurstLimit };
+  const bounds = [
+    ['perKeyPerMinute', WAF_MINIMUM_LIMIT, "WAF's floor", apiThrottle(settings), 'API'],
+    ['perSourcePerMinute', WAF_MINIMUM_LIMIT, "WAF's floor", apiThrottle(settings), 'API'],
+    ['docsPerSourcePerMinute', Math.max(WAF_MINIMUM_LIMIT, DOCS_PAGE_LOAD_REQUESTS), "WAF's floor and one page load", docs, 'docs'],
   ] as const;
-  return limits.flatMap(([key, least, why, most, whyMost]) =>
-    settings[key] < least || settings[key] > most
-      ? [`setting "${key}" must be from ${fmt(least)} (${why}) to ${whyMost}, got ${settings[key]}.`]
+  return bounds.flatMap(([key, least, why, bucket, what]) =>
+    settings[key] < least || settings[key] > minuteAdmission(bucket)
+      ? [
+          `setting "${key}" must be from ${fmt(least)} (${why}) to ${fmt(minuteAdmission(bucket))} ` +
+            `(what one ${what} method admits in WAF's minute, B + 60 × r), got ${settings[key]}.`,
+        ]
       : [],
   );
 }
@@ -149,7 +144,7 @@ export interface StageInAccount extends CapacitySettings {
   readonly env?: { readonly account: string; readonly region: string } | undefined;
 }
 
-/** The settings a stage's concurrency need comes from, as refusals and warnings name them. */
+/** The settings a stage's concurrency need comes from, as refusals name them. */
 const NEED_SETTINGS =
   'B + ⌈r × functionDurationMs⌉ per method: B = ⌊methodRateLimit × burstSeconds⌋ and r = methodRateLimit on each API method, ' +
   "the docs throttle on each docs route; API Gateway's throttles are best-effort targets, not exact ceilings";
@@ -160,28 +155,6 @@ export const CAPACITY_CHOICES =
   'deploy the stages to separate accounts, as AWS recommends (pin each with account and region); ' +
   'a shorter burstSeconds; or a lower methodRateLimit.';
 
-/**
- * Stages that may share an account (both unpinned, or pinned to the same account and region), each
- * group with its needs and the sentence that states them: what the synth and the deploy check compare.
- */
-export function accountShares(stages: readonly StageInAccount[], operations: readonly ApiMethod[] = routes) {
-  const where = (s: StageInAccount) => (s.env ? `${s.env.account}/${s.env.region}` : undefined);
-  const environments = [...new Set(stages.map(where).filter((e) => e !== undefined))];
-  const groups =
-    environments.length === 0
-      ? [[...stages]]
-      : environments.map((environment) => stages.filter((s) => where(s) === undefined || where(s) === environment));
-  return groups.map((group) => {
-    const needs = group.map((s) => stageCapacity(s, operations).concurrencyNeed);
-    const count = `${operations.length} API method${operations.length === 1 ? '' : 's'}`;
-    return {
-      stages: group,
-      needs,
-      needSentence: `${who(group)} ${count} and docs routes admit ${terms(needs)} concurrent executions (${NEED_SETTINGS})`,
-    };
-  });
-}
-
 /** `stage "staging": its`, or `stages "staging" and "production" share an account: their`. */
 function who(group: readonly StageInAccount[]): string {
   const names = group.map((s) => `"${s.stage}"`);
@@ -189,15 +162,26 @@ function who(group: readonly StageInAccount[]): string {
 }
 
 /**
- * What the settings of stages that may share one account cannot hold, one sentence each (empty:
- * nothing). Each stage alone must fit its accountConcurrency; stages that may share an account
- * must fit it together; and with reservations, what they reserve must leave Lambda's minimum unreserved.
+ * What the settings of stages that may share one account (both unpinned, or pinned to the same
+ * account and region) cannot hold, one sentence each (empty: nothing): the synth's and the deploy
+ * check's. Each stage alone must fit its accountConcurrency; stages that may share an account must
+ * fit it together; and with reservations, what they reserve must leave Lambda's minimum unreserved.
  */
 export function capacityProblems(stages: readonly StageInAccount[], operations: readonly ApiMethod[] = routes): string[] {
-  return accountShares(stages, operations).flatMap(({ stages: group, needs, needSentence }) => {
+  const where = (s: StageInAccount) => (s.env ? `${s.env.account}/${s.env.region}` : undefined);
+  const environments = [...new Set(stages.map(where).filter((e) => e !== undefined))];
+  const groups =
+    environments.length === 0 ? [[...stages]] : environments.map((e) => stages.filter((s) => where(s) === undefined || where(s) === e));
+  return groups.flatMap((group) => {
     const problems: string[] = [];
+    const needs = group.map((s) => stageCapacity(s, operations).concurrencyNeed);
     const limit = Math.min(...group.map((s) => s.accountConcurrency));
-    if (sum(needs) > limit) problems.push(`${needSentence}, above accountConcurrency ${fmt(limit)}. ${CAPACITY_CHOICES}`);
+    if (sum(needs) > limit) {
+      problems.push(
+        `${who(group)} ${operations.length} API methods and docs routes admit ${terms(needs)} concurrent executions (${NEED_SETTINGS}), ` +
+          `above accountConcurrency ${fmt(limit)}. ${CAPACITY_CHOICES}`,
+      );
+    }
     const reserving = group.filter((s) => s.reserveConcurrency);
     const reservations = reserving.map((s) => stageCapacity(s, operations).reservedConcurrency);
     const kept = minimumUnreserved(limit);

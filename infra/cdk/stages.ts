@@ -37,24 +37,11 @@ export function tableNameOutputId(logicalName: string): string {
   return `${logicalName}TableName`;
 }
 
-/** Optional custom domain: all four values or none. */
-export interface CustomDomainSettings {
-  /** e.g. `api.example.com`; the base address becomes `https://api.example.com/v1`. */
-  readonly domainName: string;
-  /** ACM certificate for `domainName`, in the stack's region (the API is regional). */
-  readonly certificateArn: string;
-  /** Route 53 hosted zone that gets the alias record; given, not looked up, so synth stays offline. */
-  readonly hostedZoneId: string;
-  readonly hostedZoneName: string;
-}
-
-/** The AWS account and region a stage may only be deployed to. */
-export interface PinnedEnvironment {
-  readonly account: string;
-  readonly region: string;
-}
-
 type StageContext = z.infer<typeof SETTINGS>;
+/** A custom domain: all four values or none (its hosted zone given, not looked up, so synth stays offline). */
+type CustomDomainSettings = Readonly<Required<Pick<StageContext, 'domainName' | 'certificateArn' | 'hostedZoneId' | 'hostedZoneName'>>>;
+/** The AWS account and region a stage may only be deployed to. */
+type PinnedEnvironment = Readonly<Required<Pick<StageContext, 'account' | 'region'>>>;
 
 /** A stage's settings: `SETTINGS`' values, with the custom domain and the pinned environment each checked whole. */
 export type StageSettings = Readonly<
@@ -88,14 +75,7 @@ const positiveNumber = number('must be a positive number', 0);
 /** A whole number from `min` to `max`. */
 const wholeNumber = (error: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
   numeric(z.int({ error }).check(z.gte(min, { error }), z.lte(max, { error })));
-/** API Gateway's range for MinimumCompressionSize: 0 to 10 MiB. */
-const compressionSize = wholeNumber('must be a whole number of bytes from 0 to 10485760', 0, 10_485_760);
-/** A token bucket's size: whole requests. */
-const burst = wholeNumber('must be a whole number of requests from 1', 1);
-/** The duration budget: no call runs past the functions' timeout. */
 const MAX_MS = TIMEOUT_SECONDS * 1000;
-const durationMs = wholeNumber(`must be a whole number of milliseconds from 1 to ${MAX_MS} (the functions' timeout)`, 1, MAX_MS);
-const concurrency = wholeNumber('must be a whole number of concurrent executions from 1', 1);
 /** A WAF rate-based rule's limit (its bounds across keys: `clientLimitProblems` in capacity.ts). */
 const clientLimit = wholeNumber('must be a whole number of requests a minute', 1);
 /** The most origins one stage allows: each is a mock status 201..299 (infra/cdk/constructs/cors-preflight.ts). */
@@ -157,11 +137,17 @@ const SETTINGS = z.strictObject({
   docsThrottlingRateLimit: positiveNumber.describe(
     `steady requests per second of each docs method's bucket (${DOCS_METHODS.map((m) => `\`${m.method} /v1${m.resource}\``).join(', ')})`,
   ),
-  docsThrottlingBurstLimit: burst.describe('requests each docs method admits at once (at least its rate)'),
-  functionDurationMs: durationMs.describe(
+  docsThrottlingBurstLimit: wholeNumber('must be a whole number of requests from 1', 1).describe(
+    'requests each docs method admits at once (at least its rate)',
+  ),
+  functionDurationMs: wholeNumber(
+    `must be a whole number of milliseconds from 1 to ${MAX_MS} (the functions' timeout)`,
+    1,
+    MAX_MS,
+  ).describe(
     "the duration budget d: every admitted call that takes at most this long is served; each method needs B + ⌈r × d⌉ concurrent executions ([scaling.md](scaling.md#the-capacity-model)); 1 to 10,000 (the functions' timeout)",
   ),
-  accountConcurrency: concurrency.describe(
+  accountConcurrency: wholeNumber('must be a whole number of concurrent executions from 1', 1).describe(
     "the account's Lambda quota of concurrent executions the stages count on, the binding limit: stages that may share an account must fit in it together, or the synth fails naming the choices. Raise it only after raising the quota ([Limits](#limits))",
   ),
   perKeyPerMinute: clientLimit.describe(
@@ -190,7 +176,7 @@ const SETTINGS = z.strictObject({
       "`LOG_LEVEL` of the functions (`debug`, `info`, `warn`, `error`), and Lambda's application log level for them; `info` adds one line per request to API Gateway's access line (the canary counts by it)",
     ),
   tracing: flag.describe('X-Ray active tracing on the functions and the API stage (cost: docs/performance.md)'),
-  minimumCompressionSizeBytes: compressionSize.describe(
+  minimumCompressionSizeBytes: wholeNumber('must be a whole number of bytes from 0 to 10485760', 0, 10_485_760).describe(
     "API Gateway compresses (gzip or deflate, as the client's `Accept-Encoding` asks) every response body of at least this many bytes; 0 compresses everything, 0 to 10485760",
   ),
   webAcl: flag.describe(
@@ -297,43 +283,25 @@ function settingsOf(stage: StageName, values: StageContext): StageSettings {
     );
   }
   const { domainName, certificateArn, hostedZoneId, hostedZoneName, account, region, alarmEmail, ...rest } = values;
+  if ((account === undefined) !== (region === undefined)) {
+    throw new Error(`Stage "${stage}" is pinned by account and region together: give both (${stage}.account, ${stage}.region).`);
+  }
+  const domain = { domainName, certificateArn, hostedZoneId, hostedZoneName: hostedZoneName?.replace(/\.$/, '') };
+  const given = Object.values(domain).filter((v) => v !== undefined).length;
+  if (given > 0 && given < 4) {
+    throw new Error(`Stage "${stage}" custom domain needs all of domainName, certificateArn, hostedZoneId and hostedZoneName.`);
+  }
+  if (domainName !== undefined && domainName !== domain.hostedZoneName && !domainName.endsWith(`.${domain.hostedZoneName}`)) {
+    throw new Error(`Stage "${stage}" domainName ${domainName} is not inside hosted zone ${domain.hostedZoneName}.`);
+  }
   return {
     stage,
     ...rest,
     ...(alarmEmail === undefined ? {} : { alarmEmail }),
-    ...customDomain(stage, { domainName, certificateArn, hostedZoneId, hostedZoneName }),
-    ...pinnedEnvironment(stage, { account, region }),
+    ...(given === 0 ? {} : { customDomain: domain as CustomDomainSettings }),
+    ...(account === undefined || region === undefined ? {} : { env: { account, region } }),
     production: stage === 'production',
   };
-}
-
-function pinnedEnvironment(stage: StageName, { account, region }: Pick<StageContext, 'account' | 'region'>): { env?: PinnedEnvironment } {
-  if (account === undefined && region === undefined) return {};
-  if (account === undefined || region === undefined) {
-    throw new Error(`Stage "${stage}" is pinned by account and region together: give both (${stage}.account, ${stage}.region).`);
-  }
-  return { env: { account, region } };
-}
-
-function customDomain(
-  stage: StageName,
-  {
-    domainName,
-    certificateArn,
-    hostedZoneId,
-    hostedZoneName,
-  }: Pick<StageContext, 'domainName' | 'certificateArn' | 'hostedZoneId' | 'hostedZoneName'>,
-): { customDomain?: CustomDomainSettings } {
-  const given = [domainName, certificateArn, hostedZoneId, hostedZoneName].filter((v) => v !== undefined);
-  if (given.length === 0) return {};
-  if (!domainName || !certificateArn || !hostedZoneId || !hostedZoneName) {
-    throw new Error(`Stage "${stage}" custom domain needs all of domainName, certificateArn, hostedZoneId and hostedZoneName.`);
-  }
-  const zone = hostedZoneName.replace(/\.$/, '');
-  if (domainName !== zone && !domainName.endsWith(`.${zone}`)) {
-    throw new Error(`Stage "${stage}" domainName ${domainName} is not inside hosted zone ${zone}.`);
-  }
-  return { customDomain: { domainName, certificateArn, hostedZoneId, hostedZoneName: zone } };
 }
 
 /** `-c stages='{"staging":{...}}'` arrives as a string. */

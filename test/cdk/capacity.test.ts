@@ -97,7 +97,7 @@ describe('the capacity model', () => {
       `setting "perSourcePerMinute" must be from 10 (WAF's floor) to 3,100 (what one API method admits in WAF's minute, B + 60 × r), got 9.`,
     ]);
     expect(clientLimitProblems({ ...base, perKeyPerMinute: 3100, docsPerSourcePerMinute: 311 })).toEqual([
-      `setting "docsPerSourcePerMinute" must be from 10 (WAF's floor and one page load) to 310 (what one docs method admits in WAF's minute), got 311.`,
+      `setting "docsPerSourcePerMinute" must be from 10 (WAF's floor and one page load) to 310 (what one docs method admits in WAF's minute, B + 60 × r), got 311.`,
     ]);
     expect(DOCS_PAGE_LOAD_REQUESTS).toBeLessThanOrEqual(WAF_MINIMUM_LIMIT);
   });
