@@ -7,12 +7,9 @@
  *   → Lambda (the function's reserved concurrency, or the account's unreserved pool; 503)
  *   → DynamoDB.
  *
- * Each API method gets the stage's rate r and burst B = ⌊r × burstSeconds⌋ whatever the number of
- * methods. A call that takes at most the duration budget d keeps at most B + ⌈r × d⌉ executions busy,
- * the method's concurrency need; a function needs the sum over its methods, a stage the sum over all
- * of them, so a stage's need grows with each operation. The account's concurrency is what binds: the
- * checks refuse settings whose needs it cannot hold (docs/scaling.md#adding-an-operation). WAF's and
- * API Gateway's limits are approximate and act late (docs/scaling.md): the figures are their targets.
+ * Each API method gets the stage's r and B whatever the number of methods; each needs B + ⌈r × d⌉
+ * executions, so a stage's need grows with each operation and the account's concurrency is what
+ * binds (docs/scaling.md#the-capacity-model; WAF's and API Gateway's figures are targets, not exact).
  * Pure data, no CDK: the CDK app, the deploy check and the docs generator read the same numbers.
  */
 import { REFERENCE_ASSETS, REFERENCE_PAGE_METHOD, REFERENCE_PAGE_RESOURCES } from '#lib/openapi/reference-page.ts';
@@ -32,10 +29,8 @@ export interface CapacitySettings {
   readonly reserveConcurrency: boolean;
 }
 
-/** Lambda refuses a reservation that leaves fewer unreserved concurrent executions in the account. */
-export const MINIMUM_UNRESERVED_CONCURRENCY = 100;
 /** What Lambda keeps unreserved in an account of this quota: 100, or the whole of a smaller quota (docs/operators.md). */
-export const minimumUnreserved = (quota: number): number => Math.min(MINIMUM_UNRESERVED_CONCURRENCY, quota);
+export const minimumUnreserved = (quota: number): number => Math.min(100, quota);
 
 /** The lowest limit WAF accepts in a rate-based rule. */
 export const WAF_MINIMUM_LIMIT = 10;
@@ -137,12 +132,8 @@ export function clientLimitProblems(settings: CapacitySettings): string[] {
   );
 }
 
-/** A stage as the account checks see it: its name, its settings and where it is pinned, if anywhere (StageSettings is one). */
-export interface StageInAccount extends CapacitySettings {
-  readonly stage: string;
-  /** Unset when the stage deploys wherever the credentials point. */
-  readonly env?: { readonly account: string; readonly region: string } | undefined;
-}
+/** A stage as the account checks see it: its settings, and where it is pinned if anywhere (StageSettings is one). */
+export type StageInAccount = CapacitySettings & { readonly stage: string; readonly env?: { account: string; region: string } | undefined };
 
 /** The settings a stage's concurrency need comes from, as refusals name them. */
 const NEED_SETTINGS =

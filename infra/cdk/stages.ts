@@ -72,12 +72,14 @@ const numeric = <T extends z.ZodType>(schema: T) =>
 const number = (error: string, min: number, inclusive = false, max = Number.MAX_VALUE) =>
   numeric(z.number({ error }).check(inclusive ? z.gte(min, { error }) : z.gt(min, { error }), z.lte(max, { error })));
 const positiveNumber = number('must be a positive number', 0);
-/** A whole number from `min` to `max`. */
-const wholeNumber = (error: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
-  numeric(z.int({ error }).check(z.gte(min, { error }), z.lte(max, { error })));
+/** A whole number of `unit` from `min` to `max`. */
+const wholeNumber = (unit: string, min: number, max?: number, why = '') => {
+  const error = `must be a whole number of ${unit} from ${min}${max === undefined ? '' : ` to ${max}`}${why}`;
+  return numeric(z.int({ error }).check(z.gte(min, { error }), z.lte(max ?? Number.MAX_SAFE_INTEGER, { error })));
+};
 const MAX_MS = TIMEOUT_SECONDS * 1000;
 /** A WAF rate-based rule's limit (its bounds across keys: `clientLimitProblems` in capacity.ts). */
-const clientLimit = wholeNumber('must be a whole number of requests a minute', 1);
+const clientLimit = wholeNumber('requests a minute', 1);
 /** The most origins one stage allows: each is a mock status 201..299 (infra/cdk/constructs/cors-preflight.ts). */
 export const MAX_ALLOWED_ORIGINS = 99;
 const ORIGIN_ERROR = 'must be origins such as https://app.example.com (scheme, lower-case host, optional port; no path), comma-separated';
@@ -128,7 +130,7 @@ const optionalText = (check?: z.ZodString) =>
  * rules across keys) and what it does, in the words of docs/operators.md's table.
  */
 const SETTINGS = z.strictObject({
-  methodRateLimit: wholeNumber('must be a whole number of requests a second from 1', 1).describe(
+  methodRateLimit: wholeNumber('requests a second', 1).describe(
     "requests a second each API method's token bucket refills (r), the same for every operation: a new operation takes nothing from the others' limits, and the stage's need grows by its B + ⌈r × d⌉ ([scaling.md](scaling.md#adding-an-operation))",
   ),
   burstSeconds: number('must be a number of seconds from 1', 1, true).describe(
@@ -137,17 +139,11 @@ const SETTINGS = z.strictObject({
   docsThrottlingRateLimit: positiveNumber.describe(
     `steady requests per second of each docs method's bucket (${DOCS_METHODS.map((m) => `\`${m.method} /v1${m.resource}\``).join(', ')})`,
   ),
-  docsThrottlingBurstLimit: wholeNumber('must be a whole number of requests from 1', 1).describe(
-    'requests each docs method admits at once (at least its rate)',
-  ),
-  functionDurationMs: wholeNumber(
-    `must be a whole number of milliseconds from 1 to ${MAX_MS} (the functions' timeout)`,
-    1,
-    MAX_MS,
-  ).describe(
+  docsThrottlingBurstLimit: wholeNumber('requests', 1).describe('requests each docs method admits at once (at least its rate)'),
+  functionDurationMs: wholeNumber('milliseconds', 1, MAX_MS, " (the functions' timeout)").describe(
     "the duration budget d: every admitted call that takes at most this long is served; each method needs B + ⌈r × d⌉ concurrent executions ([scaling.md](scaling.md#the-capacity-model)); 1 to 10,000 (the functions' timeout)",
   ),
-  accountConcurrency: wholeNumber('must be a whole number of concurrent executions from 1', 1).describe(
+  accountConcurrency: wholeNumber('concurrent executions', 1).describe(
     "the account's Lambda quota of concurrent executions the stages count on, the binding limit: stages that may share an account must fit in it together, or the synth fails naming the choices. Raise it only after raising the quota ([Limits](#limits))",
   ),
   perKeyPerMinute: clientLimit.describe(
@@ -165,9 +161,7 @@ const SETTINGS = z.strictObject({
   logRetentionDays: positiveNumber.describe(
     'retention of function, access and execution logs (a CloudWatch Logs retention value: 1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, …)',
   ),
-  apiKeyCacheSeconds: positiveNumber.describe(
-    '`API_KEY_CACHE_SECONDS` of the functions: how long a key lookup is cached (capped at 60 by the code)',
-  ),
+  apiKeyCacheSeconds: positiveNumber.describe('`API_KEY_CACHE_SECONDS`: how long a function caches a key lookup (the code caps it at 60)'),
   alarm5xxRatePercent: positiveNumber.describe('threshold of the 5xx-rate alarm, in percent of requests'),
   alarmP99LatencyMs: positiveNumber.describe('threshold of the p99 latency alarm, in milliseconds'),
   logLevel: z
@@ -176,7 +170,7 @@ const SETTINGS = z.strictObject({
       "`LOG_LEVEL` of the functions (`debug`, `info`, `warn`, `error`), and Lambda's application log level for them; `info` adds one line per request to API Gateway's access line (the canary counts by it)",
     ),
   tracing: flag.describe('X-Ray active tracing on the functions and the API stage (cost: docs/performance.md)'),
-  minimumCompressionSizeBytes: wholeNumber('must be a whole number of bytes from 0 to 10485760', 0, 10_485_760).describe(
+  minimumCompressionSizeBytes: wholeNumber('bytes', 0, 10_485_760).describe(
     "API Gateway compresses (gzip or deflate, as the client's `Accept-Encoding` asks) every response body of at least this many bytes; 0 compresses everything, 0 to 10485760",
   ),
   webAcl: flag.describe(
@@ -222,17 +216,14 @@ export const settingDescription = (key: (typeof STAGE_SETTING_KEYS)[number]): st
 export type ContextReader = (key: string) => unknown;
 
 /**
- * A stage's settings: cdk.json's `stages.<stage>`, overridden by `context.stages.<stage>` (cdk.json
- * again under the CDK CLI, or all of `-c stages=…`), then
- * by flat `<stage>.<key>` context values, which is what `-c production.alarmEmail=ops@example.com`
- * gives on the command line. Unknown keys and bad values fail the synth with a message that names
- * the stage and the key.
+ * A stage's settings: cdk.json's `stages.<stage>`, overridden by `context.stages.<stage>` (or all of
+ * `-c stages=…`), then by flat `-c <stage>.<key>=…` values. Unknown keys and bad values fail the
+ * synth with a message that names the stage and the key.
  */
 export function readStageSettings(stage: StageName, readContext: ContextReader): StageSettings {
   const raw: Record<string, unknown> = {};
-  for (const stages of [cdkJsonContext()[STAGES_CONTEXT_KEY], readContext(STAGES_CONTEXT_KEY)]) {
-    Object.assign(raw, stageEntry(stage, parseMaybeJson(stages, STAGES_CONTEXT_KEY)));
-  }
+  for (const stages of [cdkJsonContext()[STAGES_CONTEXT_KEY], readContext(STAGES_CONTEXT_KEY)])
+    Object.assign(raw, stageEntry(stage, stages));
   for (const key of STAGE_SETTING_KEYS) {
     const flat = readContext(`${stage}.${key}`);
     if (flat !== undefined) raw[key] = flat;
@@ -242,9 +233,15 @@ export function readStageSettings(stage: StageName, readContext: ContextReader):
   return settingsOf(stage, parsed.data);
 }
 
-/** `stage`'s entry of a `stages` context value (`{ staging: {...}, production: {...} }`), checked. */
-function stageEntry(stage: StageName, stages: unknown): Record<string, unknown> {
-  if (stages === undefined) return {};
+/** `stage`'s entry of a `stages` context value (`{ staging: {...}, production: {...} }`, or its JSON from `-c stages=…`), checked. */
+function stageEntry(stage: StageName, value: unknown): Record<string, unknown> {
+  if (value === undefined) return {};
+  let stages: unknown = value;
+  try {
+    if (typeof value === 'string') stages = JSON.parse(value) as unknown;
+  } catch {
+    throw new Error(`Context "${STAGES_CONTEXT_KEY}" is not valid JSON.`);
+  }
   if (!isRecord(stages)) throw new Error(`Context "${STAGES_CONTEXT_KEY}" must be an object keyed by stage.`);
   for (const key of Object.keys(stages)) {
     if (!isStageName(key)) throw new Error(`Context "${STAGES_CONTEXT_KEY}" has unknown stage "${key}".`);
@@ -302,16 +299,6 @@ function settingsOf(stage: StageName, values: StageContext): StageSettings {
     ...(account === undefined || region === undefined ? {} : { env: { account, region } }),
     production: stage === 'production',
   };
-}
-
-/** `-c stages='{"staging":{...}}'` arrives as a string. */
-function parseMaybeJson(value: unknown, key: string): unknown {
-  if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value) as unknown;
-  } catch {
-    throw new Error(`Context "${key}" is not valid JSON.`);
-  }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

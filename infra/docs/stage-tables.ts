@@ -1,6 +1,6 @@
 /**
- * The stage tables of the docs: each stage's capacity, inputs and every limit the model derives
- * (docs/scaling.md), and every stage setting with its value per stage (docs/operators.md).
+ * The stage tables of the docs: every limit the model derives for each stage (docs/scaling.md), and
+ * every stage setting with its value per stage and what it does, from its record (docs/operators.md).
  */
 import { statSync } from 'node:fs';
 import { MAX_BODY_SIZE } from '#lib/http/json-body.ts';
@@ -30,6 +30,13 @@ import {
 
 const defaults = (): StageSettings[] => STAGE_NAMES.map((stage) => readStageSettings(stage, () => undefined));
 
+/** A table with a column per stage at cdk.json's defaults: each row a label and its figure per stage. */
+function perStage(rows: readonly (readonly [string, (s: StageSettings, c: StageCapacity) => string])[]): string {
+  const stages = defaults();
+  const body = rows.map(([label, cell]) => [label, ...stages.map((s) => cell(s, stageCapacity(s)))]);
+  return table(['', ...STAGE_NAMES], body, ['l', ...STAGE_NAMES.map(() => 'r' as const)]);
+}
+
 /** A markdown table: a header row, then rows. */
 export function table(header: readonly string[], rows: readonly (readonly string[])[], align: readonly ('l' | 'r')[]): string {
   const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
@@ -44,47 +51,46 @@ const needWithOneMore = (s: StageSettings, c: StageCapacity) =>
 
 /** docs/scaling.md: every limit the model derives, per stage, from cdk.json's defaults (the settings: docs/operators.md). */
 export function stageCapacityTable(): string {
-  const stages = defaults();
-  const capacities = stages.map((s) => stageCapacity(s));
-  const row = (label: string, value: (s: StageSettings, c: StageCapacity) => string): string[] => [
-    label,
-    ...stages.map((s, i) => value(s, capacities[i] as StageCapacity)),
-  ];
   const named = (c: StageCapacity) => c.methods.filter((m) => m.functionId !== DOCS_FUNCTION).map((m) => `\`${m.method}\``);
   const bucket = (c: StageCapacity, functionId?: string) => {
     const m = c.methods.find((x) => (functionId ? x.functionId === functionId : x.functionId !== DOCS_FUNCTION));
     return m ? `${fmt(m.rateLimit)} req/s, ${fmt(m.burstLimit)}, need ${fmt(m.concurrencyNeed)}` : '';
   };
   const waf = (perMinute: number, most: number) => `${fmt(perMinute)}/min (${perSecond(perMinute)} req/s), of ${fmt(most)}`;
-  const rows = [
-    row('API methods (each its own token bucket; a function each)', (_, c) => `${named(c).length}: ${named(c).join(', ')}`),
-    row('each API method: r = `methodRateLimit`, B = ⌊r × `burstSeconds`⌋, need B + ⌈r × d⌉ (d = `functionDurationMs`)', (_, c) =>
-      bucket(c),
-    ),
-    row(`each docs method (${DOCS_METHODS.length}): \`docsThrottlingRateLimit\`, \`docsThrottlingBurstLimit\`, need`, (_, c) =>
-      bucket(c, DOCS_FUNCTION),
-    ),
-    row('**stage need** (all methods)', (_, c) => `**${fmt(c.concurrencyNeed)}**`),
-    row('stage need with one more API method (the same throttle)', (s, c) => fmt(needWithOneMore(s, c))),
-    row('reserved concurrency per function', (s, c) =>
-      s.reserveConcurrency
-        ? c.functions.map((f) => `${f.functionId} ${fmt(f.reservedConcurrency ?? 0)}`).join(', ')
-        : `none (with \`reserveConcurrency\`: each function's need, ${fmt(c.concurrencyNeed)} in all)`,
-    ),
-    row('Lambda at the budget, C ÷ d (the account, all functions)', (_, c) => `${fmt(c.accountRequestsPerSecond)} req/s`),
-    row('WAF per API key (`perKeyPerMinute`), of B + 60 × r', (_, c) => waf(c.webAcl.perKeyPerMinute, minuteAdmission(c.apiThrottle))),
-    row('WAF per source address (`perSourcePerMinute`), of B + 60 × r', (_, c) =>
-      waf(c.webAcl.perIpPerMinute, minuteAdmission(c.apiThrottle)),
-    ),
-    row("WAF docs routes per source address (`docsPerSourcePerMinute`), of a docs method's B + 60 × r", (s, c) =>
-      waf(c.webAcl.docsPerIpPerMinute, minuteAdmission({ rateLimit: s.docsThrottlingRateLimit, burstLimit: s.docsThrottlingBurstLimit })),
-    ),
-    row(`WAF bodies over ${MAX_BODY_SIZE} per source address`, (_, c) => `${fmt(c.webAcl.oversizeBodiesPerIpPerMinute)}/min`),
-    row('addresses at the per-address limit that fill one API method, ⌈r × 60 ÷ that limit⌉', (_, c) =>
-      fmt(Math.ceil((c.apiThrottle.rateLimit * 60) / c.webAcl.perIpPerMinute)),
-    ),
+  const rows: Parameters<typeof perStage>[0] = [
+    ['API methods (each its own token bucket; a function each)', (_, c) => `${named(c).length}: ${named(c).join(', ')}`],
+    ['each API method: r = `methodRateLimit`, B = ⌊r × `burstSeconds`⌋, need B + ⌈r × d⌉ (d = `functionDurationMs`)', (_, c) => bucket(c)],
+    [
+      `each docs method (${DOCS_METHODS.length}): \`docsThrottlingRateLimit\`, \`docsThrottlingBurstLimit\`, need`,
+      (_, c) => bucket(c, DOCS_FUNCTION),
+    ],
+    ['**stage need** (all methods)', (_, c) => `**${fmt(c.concurrencyNeed)}**`],
+    ['stage need with one more API method (the same throttle)', (s, c) => fmt(needWithOneMore(s, c))],
+    [
+      'reserved concurrency per function',
+      (s, c) =>
+        s.reserveConcurrency
+          ? c.functions.map((f) => `${f.functionId} ${fmt(f.reservedConcurrency ?? 0)}`).join(', ')
+          : `none (with \`reserveConcurrency\`: each function's need, ${fmt(c.concurrencyNeed)} in all)`,
+    ],
+    ['Lambda at the budget, C ÷ d (the account, all functions)', (_, c) => `${fmt(c.accountRequestsPerSecond)} req/s`],
+    ['WAF per API key (`perKeyPerMinute`), of B + 60 × r', (_, c) => waf(c.webAcl.perKeyPerMinute, minuteAdmission(c.apiThrottle))],
+    [
+      'WAF per source address (`perSourcePerMinute`), of B + 60 × r',
+      (_, c) => waf(c.webAcl.perIpPerMinute, minuteAdmission(c.apiThrottle)),
+    ],
+    [
+      "WAF docs routes per source address (`docsPerSourcePerMinute`), of a docs method's B + 60 × r",
+      (s, c) =>
+        waf(c.webAcl.docsPerIpPerMinute, minuteAdmission({ rateLimit: s.docsThrottlingRateLimit, burstLimit: s.docsThrottlingBurstLimit })),
+    ],
+    [`WAF bodies over ${MAX_BODY_SIZE} per source address`, (_, c) => `${fmt(c.webAcl.oversizeBodiesPerIpPerMinute)}/min`],
+    [
+      'addresses at the per-address limit that fill one API method, ⌈r × 60 ÷ that limit⌉',
+      (_, c) => fmt(Math.ceil((c.apiThrottle.rateLimit * 60) / c.webAcl.perIpPerMinute)),
+    ],
   ];
-  return `${table(['', ...STAGE_NAMES], rows, ['l', ...STAGE_NAMES.map(() => 'r' as const)])}\n\n${accountSummary(stages)}`;
+  return `${perStage(rows)}\n\n${accountSummary(defaults())}`;
 }
 
 /** What the stages need of one account together, now and with one more API method, each comparison worded from the figures. */
@@ -117,24 +123,18 @@ const DATA_OUT_PER_GB = 0.09;
 export function docsEgressTable(): string {
   const largest = largestDocsResponseBytes();
   const documentBytes = statSync(new URL('../../openapi.json', import.meta.url)).size;
-  const stages = defaults();
-  const capacities = stages.map((s) => stageCapacity(s));
   const month = (perSecond: number, bytes: number) => {
     const gb = (perSecond * bytes * SECONDS_PER_MONTH) / 1e9;
     return `${fmt(Math.round(gb))} GB, $${fmt(Math.round(gb * DATA_OUT_PER_GB))}`;
   };
-  const rows = [
-    ['largest answer (an asset, gzip)', ...stages.map(() => `${fmt(largest)} bytes`)],
-    ['the asset route at its throttle, a month', ...stages.map((s) => month(s.docsThrottlingRateLimit, largest))],
-    ['the page route at its throttle, a month', ...stages.map((s) => month(s.docsThrottlingRateLimit, 1024))],
+  return perStage([
+    ['largest answer (an asset, gzip)', () => `${fmt(largest)} bytes`],
+    ['the asset route at its throttle, a month', (s) => month(s.docsThrottlingRateLimit, largest)],
+    ['the page route at its throttle, a month', (s) => month(s.docsThrottlingRateLimit, 1024)],
     // Uncompressed: a client may refuse gzip.
-    ['the OpenAPI document at the docs throttle, a month', ...stages.map((s) => month(s.docsThrottlingRateLimit, documentBytes))],
-    [
-      'one source address at its WAF limit, a month',
-      ...capacities.map((c) => month(c.webAcl.docsPerIpPerMinute / WAF_WINDOW_SECONDS, largest)),
-    ],
-  ];
-  return table(['', ...STAGE_NAMES], rows, ['l', ...STAGE_NAMES.map(() => 'r' as const)]);
+    ['the OpenAPI document at the docs throttle, a month', (s) => month(s.docsThrottlingRateLimit, documentBytes)],
+    ['one source address at its WAF limit, a month', (_, c) => month(c.webAcl.docsPerIpPerMinute / WAF_WINDOW_SECONDS, largest)],
+  ]);
 }
 
 /** docs/operators.md: every setting a stage takes, its value in cdk.json per stage, and what it does. */

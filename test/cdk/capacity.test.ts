@@ -11,7 +11,6 @@ import {
   DOCS_FUNCTION,
   DOCS_METHODS,
   DOCS_PAGE_LOAD_REQUESTS,
-  MINIMUM_UNRESERVED_CONCURRENCY,
   WAF_MINIMUM_LIMIT,
   apiThrottle,
   CAPACITY_CHOICES,
@@ -150,8 +149,8 @@ describe('the account checks', () => {
     ]);
   });
 
-  it(`refuse reservations that leave fewer than ${MINIMUM_UNRESERVED_CONCURRENCY} unreserved (all of a smaller quota), naming reserveConcurrency`, () => {
-    const accountConcurrency = need(base) + MINIMUM_UNRESERVED_CONCURRENCY - 1;
+  it(`refuse reservations that leave fewer than 100 unreserved (all of a smaller quota), naming reserveConcurrency`, () => {
+    const accountConcurrency = need(base) + 100 - 1;
     expect(capacityProblems([at('staging', { reserveConcurrency: true, accountConcurrency })])).toEqual([
       `stage "staging": its functions reserve ${fmt(need(base))} concurrent executions (reserveConcurrency in "staging": each function's need), ` +
         `above accountConcurrency ${fmt(accountConcurrency)} minus the 100 Lambda keeps unreserved (${fmt(accountConcurrency - 100)}). ` +

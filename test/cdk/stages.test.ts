@@ -121,7 +121,7 @@ describe('stage settings', () => {
     [{ 'staging.methodRateLimit': '5' }, /setting "perKeyPerMinute" must be from 10 \(WAF's floor\) to 310 .*, got 400\./],
     [{ 'staging.perSourcePerMinute': '9' }, /perSourcePerMinute" must be from 10 \(WAF's floor\)/],
     [{ 'staging.docsPerSourcePerMinute': '400' }, /docsPerSourcePerMinute" must be from 10 \(WAF's floor and one page load\) to 310/],
-    [{ 'staging.perKeyPerMinute': '40.5' }, /perKeyPerMinute" must be a whole number of requests a minute, got "40.5"/],
+    [{ 'staging.perKeyPerMinute': '40.5' }, /perKeyPerMinute" must be a whole number of requests a minute from 1, got "40.5"/],
     [{ 'staging.logLevel': 'loud' }, /logLevel/],
     [{ 'staging.alarmEmail': 'not-an-address' }, /not an e-mail address/],
     [{ 'staging.domainName': 'api.example.com' }, /needs all of/],
