@@ -16,18 +16,9 @@ import { REFERENCE_ASSETS, REFERENCE_PAGE_METHOD, REFERENCE_PAGE_RESOURCES } fro
 import { OPENAPI_DOCUMENT_PATH, PUBLIC_DOCUMENT_METHODS, routes } from '#lib/routes.ts';
 
 /** The stage settings the model reads (what each means: `SETTINGS` in stages.ts). */
-export interface CapacitySettings {
-  readonly methodRateLimit: number;
-  readonly burstSeconds: number;
-  readonly docsThrottlingRateLimit: number;
-  readonly docsThrottlingBurstLimit: number;
-  readonly functionDurationMs: number;
-  readonly accountConcurrency: number;
-  readonly perKeyPerMinute: number;
-  readonly perSourcePerMinute: number;
-  readonly docsPerSourcePerMinute: number;
-  readonly reserveConcurrency: boolean;
-}
+type Rates = 'methodRateLimit' | 'burstSeconds' | 'docsThrottlingRateLimit' | 'docsThrottlingBurstLimit' | 'functionDurationMs';
+type Limits = 'accountConcurrency' | 'perKeyPerMinute' | 'perSourcePerMinute' | 'docsPerSourcePerMinute';
+export type CapacitySettings = Readonly<Record<Rates | Limits, number> & { reserveConcurrency: boolean }>;
 
 /** What Lambda keeps unreserved in an account of this quota: 100, or the whole of a smaller quota (docs/operators.md). */
 export const minimumUnreserved = (quota: number): number => Math.min(100, quota);
@@ -56,10 +47,7 @@ export const DOCS_PAGE_LOAD_REQUESTS = 2 + Object.keys(REFERENCE_ASSETS).length;
 export type ApiMethod = { readonly method: string; readonly resource: string; readonly functionId: string };
 
 /** A token bucket: r requests a second, B at once. */
-export interface Throttle {
-  readonly rateLimit: number;
-  readonly burstLimit: number;
-}
+export type Throttle = { readonly rateLimit: number; readonly burstLimit: number };
 
 /** A method's concurrency need, B + ⌈r × d⌉: executions busy at most while every call takes at most d. */
 export function methodConcurrencyNeed({ rateLimit, burstLimit }: Throttle, durationMs: number): number {

@@ -93,7 +93,7 @@ const origins = list(
   z.string().check(z.regex(/^https?:\/\/[a-z0-9.-]+(?::\d{1,5})?$/, { error: ORIGIN_ERROR })),
   ORIGIN_ERROR,
   MAX_ALLOWED_ORIGINS,
-);
+).default([]);
 const CIDR_ERROR =
   'must be CIDR blocks such as 198.51.100.7/32 or 2001:db8::/56 (prefix 1 to 32, or 1 to 128 for IPv6; WAF takes no /0; the bits past the prefix zero: 198.51.100.0/24, not 198.51.100.7/24), comma-separated';
 /** An address as a number: IPv4's 32 bits, or IPv6's 128 (`::` and a dotted IPv4 tail expanded). */
@@ -121,6 +121,9 @@ const flag = z.preprocess(
   (value) => (value === 'true' ? true : value === 'false' ? false : value),
   z.boolean({ error: 'must be true or false' }),
 );
+const logLevels = z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` });
+/** A flag that is off unless given on the command line (not in cdk.json). */
+const offByDefault = flag.default(false);
 /** An optional string; `-c key=` (empty) means not given. */
 const optionalText = (check?: z.ZodString) =>
   z.preprocess((value) => (value === '' ? undefined : value), z.optional(check ?? z.string({ error: 'must be a string' })));
@@ -164,11 +167,9 @@ const SETTINGS = z.strictObject({
   apiKeyCacheSeconds: positiveNumber.describe('`API_KEY_CACHE_SECONDS`: how long a function caches a key lookup (the code caps it at 60)'),
   alarm5xxRatePercent: positiveNumber.describe('threshold of the 5xx-rate alarm, in percent of requests'),
   alarmP99LatencyMs: positiveNumber.describe('threshold of the p99 latency alarm, in milliseconds'),
-  logLevel: z
-    .enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })
-    .describe(
-      "`LOG_LEVEL` of the functions (`debug`, `info`, `warn`, `error`), and Lambda's application log level for them; `info` adds one line per request to API Gateway's access line (the canary counts by it)",
-    ),
+  logLevel: logLevels.describe(
+    "`LOG_LEVEL` of the functions (`debug`, `info`, `warn`, `error`), and Lambda's application log level for them; `info` adds one line per request to API Gateway's access line (the canary counts by it)",
+  ),
   tracing: flag.describe('X-Ray active tracing on the functions and the API stage (cost: docs/performance.md)'),
   minimumCompressionSizeBytes: wholeNumber('bytes', 0, 10_485_760).describe(
     "API Gateway compresses (gzip or deflate, as the client's `Accept-Encoding` asks) every response body of at least this many bytes; 0 compresses everything, 0 to 10485760",
@@ -182,11 +183,9 @@ const SETTINGS = z.strictObject({
   blockedSources: cidrs.describe(
     "CIDR blocks the web ACL answers with its 429 whatever they send: an operator's block list for a flood's sources, a list like `loadTestSources` ([scaling.md](scaling.md#the-edge-made-up-keys))",
   ),
-  hotfix: flag
-    .default(false)
-    .describe(
-      'production, for one deploy during an incident: the canary ignores its alarms and shifts all traffic at once; command line only, never in cdk.json',
-    ),
+  hotfix: offByDefault.describe(
+    'production, for one deploy during an incident: the canary ignores its alarms and shifts all traffic at once; command line only, never in cdk.json',
+  ),
   alarmEmail: optionalText(z.string().check(z.regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, { error: 'is not an e-mail address' }))).describe(
     "e-mail address subscribed to the stage's alarm topic (creates the topic in staging)",
   ),
@@ -196,11 +195,9 @@ const SETTINGS = z.strictObject({
   ).describe("ACM certificate covering `domainName`, **in the stack's region** (the API is regional)"),
   hostedZoneId: optionalText().describe('Route 53 hosted zone that receives an A alias record for `domainName`'),
   hostedZoneName: optionalText().describe("that zone's name, e.g. `example.com` (`domainName` must be inside it)"),
-  allowedOrigins: origins
-    .default([])
-    .describe(
-      'browser origins allowed to call the pet operations (CORS), a list in cdk.json or `-c staging.allowedOrigins=https://app.example.com,http://localhost:5173`; each `scheme://host[:port]`, at most 99 ([cors.md](cors.md)); none: browser pages on other origins cannot use a key',
-    ),
+  allowedOrigins: origins.describe(
+    'browser origins allowed to call the pet operations (CORS), a list in cdk.json or `-c staging.allowedOrigins=https://app.example.com,http://localhost:5173`; each `scheme://host[:port]`, at most 99 ([cors.md](cors.md)); none: browser pages on other origins cannot use a key',
+  ),
   account: optionalText(z.string().check(z.regex(/^\d{12}$/, { error: 'must be a 12-digit AWS account id' }))).describe(
     '12-digit AWS account id the stage may only be deployed to (with `region`): a deploy with credentials for another account fails before changing anything',
   ),
