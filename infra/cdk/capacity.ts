@@ -1,47 +1,27 @@
 /**
- * The capacity model: a stage's few capacity settings turned into every limit on the request path,
- * so that no inner layer sheds what an outer one admits. From the outside in:
+ * The capacity model: a stage's capacity settings turned into every limit on the request path, so
+ * that no inner layer sheds what an outer one admits. From the outside in:
  *
  *   WAF (per API key, per source address, docs per address; a minute's estimate)
  *   → API Gateway's token bucket of each method (rate r, burst B; 429 + Retry-After)
  *   → Lambda (the function's reserved concurrency, or the account's unreserved pool; 503)
  *   → DynamoDB.
  *
- * A method admits B requests at once and r a second after that. A call that takes at most the
- * duration budget d keeps at most B + ⌈r × d⌉ executions busy, the method's concurrency need; a
- * function needs the sum over the methods it serves, a stage the sum over all of its methods. The
- * stage's API methods share its `apiConcurrency` equally, each deriving r and B from its share so
- * that its need fits it: a new operation takes its share, with no setting to edit. The checks
- * refuse settings whose needs the account's concurrency (or, with reservations, the part Lambda
- * lets an account reserve) cannot hold. WAF's and API Gateway's limits are approximate and act
- * late (docs/scaling.md): the figures are their targets. Pure data, no CDK: the CDK app, the
- * deploy check (infra/cli/deploy.ts) and the docs generator (infra/cli/docs.ts) read the same numbers.
+ * Each API method gets the stage's r and B whatever the number of methods; each needs B + ⌈r × d⌉
+ * executions, so a stage's need grows with each operation and the account's concurrency is what
+ * binds (docs/scaling.md#the-capacity-model; WAF's and API Gateway's figures are targets, not exact).
+ * Pure data, no CDK: the CDK app, the deploy check and the docs generator read the same numbers.
  */
 import { REFERENCE_ASSETS, REFERENCE_PAGE_METHOD, REFERENCE_PAGE_RESOURCES } from '#lib/openapi/reference-page.ts';
 import { OPENAPI_DOCUMENT_PATH, PUBLIC_DOCUMENT_METHODS, routes } from '#lib/routes.ts';
 
-/** The stage settings the model reads (cdk.json `context.stages.<stage>`; see stages.ts). */
-export interface CapacitySettings {
-  /** The concurrent executions the stage's API methods (the route table's) share, an equal share each. */
-  readonly apiConcurrency: number;
-  /** Each API method's bucket holds this many seconds of its rate: B = r × burstSeconds. */
-  readonly burstSeconds: number;
-  readonly docsThrottlingRateLimit: number;
-  readonly docsThrottlingBurstLimit: number;
-  /** d: the call duration the model serves every admitted request within, in milliseconds. */
-  readonly functionDurationMs: number;
-  /** C: the account's Lambda quota of concurrent executions the stage counts on. */
-  readonly accountConcurrency: number;
-  /** The share of one method's admission per minute one API key, or one source address, may take at WAF. */
-  readonly clientSharePercent: number;
-  /** Reserve each function's need as its reserved concurrency. */
-  readonly reserveConcurrency: boolean;
-}
+/** The stage settings the model reads (what each means: `SETTINGS` in stages.ts). */
+type Rates = 'methodRateLimit' | 'burstSeconds' | 'docsThrottlingRateLimit' | 'docsThrottlingBurstLimit' | 'functionDurationMs';
+type Limits = 'accountConcurrency' | 'perKeyPerMinute' | 'perSourcePerMinute' | 'docsPerSourcePerMinute';
+export type CapacitySettings = Readonly<Record<Rates | Limits, number> & { reserveConcurrency: boolean }>;
 
-/** Lambda refuses a reservation that leaves fewer unreserved concurrent executions in the account. */
-export const MINIMUM_UNRESERVED_CONCURRENCY = 100;
 /** What Lambda keeps unreserved in an account of this quota: 100, or the whole of a smaller quota (docs/operators.md). */
-export const minimumUnreserved = (quota: number): number => Math.min(MINIMUM_UNRESERVED_CONCURRENCY, quota);
+export const minimumUnreserved = (quota: number): number => Math.min(100, quota);
 
 /** The lowest limit WAF accepts in a rate-based rule. */
 export const WAF_MINIMUM_LIMIT = 10;
@@ -63,41 +43,32 @@ export const DOCS_THROTTLED_METHODS = [
 /** The requests one load of the reference page makes under the docs rule: the page, each asset and the OpenAPI document. */
 export const DOCS_PAGE_LOAD_REQUESTS = 2 + Object.keys(REFERENCE_ASSETS).length;
 
+/** An API method as the model counts it: the route table's, or one a test appends. */
+export type ApiMethod = { readonly method: string; readonly resource: string; readonly functionId: string };
+
 /** A token bucket: r requests a second, B at once. */
-export interface Throttle {
-  readonly rateLimit: number;
-  readonly burstLimit: number;
-}
+export type Throttle = { readonly rateLimit: number; readonly burstLimit: number };
 
 /** A method's concurrency need, B + ⌈r × d⌉: executions busy at most while every call takes at most d. */
 export function methodConcurrencyNeed({ rateLimit, burstLimit }: Throttle, durationMs: number): number {
   return burstLimit + Math.ceil((rateLimit * durationMs) / 1000);
 }
 
-/** burstSeconds + d, in whole milliseconds: what one request a second of rate needs of a share. */
-const perRateMs = (settings: CapacitySettings) => Math.round(settings.burstSeconds * 1000) + settings.functionDurationMs;
-
-/**
- * Each of `methods` API methods' bucket: its share ⌊apiConcurrency ÷ methods⌋, r = ⌊share ÷
- * (burstSeconds + d)⌋ and B = ⌊r × burstSeconds⌋, so B + ⌈r × d⌉ ≤ ⌈r × (burstSeconds + d)⌉ ≤ share.
- */
-export function apiThrottle(settings: CapacitySettings, methods = routes.length): Throttle {
-  const rateLimit = Math.floor((Math.floor(settings.apiConcurrency / methods) * 1000) / perRateMs(settings));
-  return { rateLimit, burstLimit: Math.floor((rateLimit * Math.round(settings.burstSeconds * 1000)) / 1000) };
+/** Each API method's bucket: r = methodRateLimit, B = ⌊r × burstSeconds⌋. */
+export function apiThrottle(settings: CapacitySettings): Throttle {
+  return { rateLimit: settings.methodRateLimit, burstLimit: Math.floor(settings.methodRateLimit * settings.burstSeconds) };
 }
 
-/** The least apiConcurrency that gives each of `methods` API methods a rate of one request a second. */
-export function minimumApiConcurrency(settings: CapacitySettings, methods = routes.length): number {
-  return methods * Math.ceil(perRateMs(settings) / 1000);
-}
+/** A minute of a bucket as WAF counts it, B + 60 × r: what one client's per-minute limit must stay within. */
+export const minuteAdmission = ({ rateLimit, burstLimit }: Throttle): number => burstLimit + WAF_WINDOW_SECONDS * rateLimit;
 
-/** Every limit of a stage, from its settings. */
-export function stageCapacity(settings: CapacitySettings) {
+/** Every limit of a stage, from its settings; `operations`: the route table's, or any list a test gives. */
+export function stageCapacity(settings: CapacitySettings, operations: readonly ApiMethod[] = routes) {
   const api = apiThrottle(settings);
   const docs = { rateLimit: settings.docsThrottlingRateLimit, burstLimit: settings.docsThrottlingBurstLimit };
-  // The methods that invoke a function (`GET /pets`, under the base path): the route table's at their share, the docs routes at theirs.
+  // The methods that invoke a function (`GET /pets`, under the base path): each API method at the stage's throttle, the docs routes at theirs.
   const methods = [
-    ...routes.map((r) => ({ method: `${r.method} ${r.resource}`, functionId: r.functionId as string, ...api })),
+    ...operations.map((r) => ({ method: `${r.method} ${r.resource}`, functionId: r.functionId, ...api })),
     ...DOCS_METHODS.map((m) => ({ method: `${m.method} ${m.resource}`, functionId: DOCS_FUNCTION, ...docs })),
   ].map((m) => ({ ...m, concurrencyNeed: methodConcurrencyNeed(m, settings.functionDurationMs) }));
   // Each function needs the sum over the methods it serves, and reserves it when the stage reserves.
@@ -105,9 +76,6 @@ export function stageCapacity(settings: CapacitySettings) {
     const concurrencyNeed = sum(methods.filter((m) => m.functionId === functionId).map((m) => m.concurrencyNeed));
     return { functionId, concurrencyNeed, reservedConcurrency: settings.reserveConcurrency ? concurrencyNeed : undefined };
   });
-  const minute = (rate: number) => Math.ceil((settings.clientSharePercent / 100) * WAF_WINDOW_SECONDS * rate);
-  // A key always gets one method's burst at once; the docs never less than one page load. WAF's floor under both.
-  const perKey = Math.max(WAF_MINIMUM_LIMIT, api.burstLimit + minute(api.rateLimit));
   return {
     /** Each API method's bucket (the stage's default method setting). */
     apiThrottle: api,
@@ -117,11 +85,11 @@ export function stageCapacity(settings: CapacitySettings) {
     concurrencyNeed: sum(methods.map((m) => m.concurrencyNeed)),
     /** The sum of the functions' reservations (0 when the stage reserves nothing). */
     reservedConcurrency: sum(functions.map((f) => f.reservedConcurrency ?? 0)),
-    /** Requests a minute at WAF: one API key, one source address (one client too), one address on the docs routes. */
+    /** Requests a minute at WAF: one API key, one source address, one address on the docs routes (client settings of their own). */
     webAcl: {
-      perKeyPerMinute: perKey,
-      perIpPerMinute: perKey,
-      docsPerIpPerMinute: Math.max(WAF_MINIMUM_LIMIT, minute(settings.docsThrottlingRateLimit), DOCS_PAGE_LOAD_REQUESTS),
+      perKeyPerMinute: settings.perKeyPerMinute,
+      perIpPerMinute: settings.perSourcePerMinute,
+      docsPerIpPerMinute: settings.docsPerSourcePerMinute,
       /** A body over the service's limit is always refused: WAF's floor of them, to a function, per address. */
       oversizeBodiesPerIpPerMinute: WAF_MINIMUM_LIMIT,
     },
@@ -131,34 +99,40 @@ export function stageCapacity(settings: CapacitySettings) {
 }
 export type StageCapacity = ReturnType<typeof stageCapacity>;
 
-/** A stage as the account checks see it: its name, its settings and where it is pinned, if anywhere (StageSettings is one). */
-export interface StageInAccount extends CapacitySettings {
-  readonly stage: string;
-  /** Unset when the stage deploys wherever the credentials point. */
-  readonly env?: { readonly account: string; readonly region: string } | undefined;
-}
-
-/** The settings a stage's concurrency need comes from, as refusals and warnings name them. */
-const NEED_SETTINGS =
-  'apiConcurrency at most, plus docsThrottlingBurstLimit + docsThrottlingRateLimit × functionDurationMs per docs route; ' +
-  "API Gateway's throttles are best-effort targets, not exact ceilings";
-
 /**
- * Stages that may share an account (both unpinned, or pinned to the same account and region), each
- * group with its needs and the sentence that states them: what the synth and the deploy check compare.
+ * What a client's limits may not pass, one sentence each (empty: nothing): each at least WAF's floor,
+ * and within a minute of the bucket it counts against (B + 60 × r), or one client alone empties it.
  */
-export function accountShares(stages: readonly StageInAccount[]) {
-  const where = (s: StageInAccount) => (s.env ? `${s.env.account}/${s.env.region}` : undefined);
-  const environments = [...new Set(stages.map(where).filter((e) => e !== undefined))];
-  const groups =
-    environments.length === 0
-      ? [[...stages]]
-      : environments.map((environment) => stages.filter((s) => where(s) === undefined || where(s) === environment));
-  return groups.map((group) => {
-    const needs = group.map((s) => stageCapacity(s).concurrencyNeed);
-    return { stages: group, needs, needSentence: `${who(group)} methods admit ${terms(needs)} concurrent executions (${NEED_SETTINGS})` };
-  });
+export function clientLimitProblems(settings: CapacitySettings): string[] {
+  const docs = { rateLimit: settings.docsThrottlingRateLimit, burstLimit: settings.docsThrottlingBurstLimit };
+  const bounds = [
+    ['perKeyPerMinute', WAF_MINIMUM_LIMIT, "WAF's floor", apiThrottle(settings), 'API'],
+    ['perSourcePerMinute', WAF_MINIMUM_LIMIT, "WAF's floor", apiThrottle(settings), 'API'],
+    ['docsPerSourcePerMinute', Math.max(WAF_MINIMUM_LIMIT, DOCS_PAGE_LOAD_REQUESTS), "WAF's floor and one page load", docs, 'docs'],
+  ] as const;
+  return bounds.flatMap(([key, least, why, bucket, what]) =>
+    settings[key] < least || settings[key] > minuteAdmission(bucket)
+      ? [
+          `setting "${key}" must be from ${fmt(least)} (${why}) to ${fmt(minuteAdmission(bucket))} ` +
+            `(what one ${what} method admits in WAF's minute, B + 60 × r), got ${settings[key]}.`,
+        ]
+      : [],
+  );
 }
+
+/** A stage as the account checks see it: its settings, and where it is pinned if anywhere (StageSettings is one). */
+export type StageInAccount = CapacitySettings & { readonly stage: string; readonly env?: { account: string; region: string } | undefined };
+
+/** The settings a stage's concurrency need comes from, as refusals name them. */
+const NEED_SETTINGS =
+  'B + ⌈r × functionDurationMs⌉ per method: B = ⌊methodRateLimit × burstSeconds⌋ and r = methodRateLimit on each API method, ' +
+  "the docs throttle on each docs route; API Gateway's throttles are best-effort targets, not exact ceilings";
+
+/** The decisions that make room for the stages' needs, as refusals name them: each lands in cdk.json with a line in docs/CHANGELOG.md. */
+export const CAPACITY_CHOICES =
+  "Choose one, in cdk.json, with a line in docs/CHANGELOG.md (docs/scaling.md#adding-an-operation): raise accountConcurrency after raising the account's quota (docs/operators.md); " +
+  'deploy the stages to separate accounts, as AWS recommends (pin each with account and region); ' +
+  'a shorter burstSeconds; or a lower methodRateLimit.';
 
 /** `stage "staging": its`, or `stages "staging" and "production" share an account: their`. */
 function who(group: readonly StageInAccount[]): string {
@@ -167,28 +141,34 @@ function who(group: readonly StageInAccount[]): string {
 }
 
 /**
- * What the settings of stages that may share one account cannot hold, one sentence each (empty:
- * nothing). Each stage alone must fit its accountConcurrency; stages that may share an account
- * must fit it together; and with reservations, what they reserve must leave Lambda's minimum unreserved.
+ * What the settings of stages that may share one account (both unpinned, or pinned to the same
+ * account and region) cannot hold, one sentence each (empty: nothing): the synth's and the deploy
+ * check's. Each stage alone must fit its accountConcurrency; stages that may share an account must
+ * fit it together; and with reservations, what they reserve must leave Lambda's minimum unreserved.
  */
-export function capacityProblems(stages: readonly StageInAccount[]): string[] {
-  return accountShares(stages).flatMap(({ stages: group, needs, needSentence }) => {
+export function capacityProblems(stages: readonly StageInAccount[], operations: readonly ApiMethod[] = routes): string[] {
+  const where = (s: StageInAccount) => (s.env ? `${s.env.account}/${s.env.region}` : undefined);
+  const environments = [...new Set(stages.map(where).filter((e) => e !== undefined))];
+  const groups =
+    environments.length === 0 ? [[...stages]] : environments.map((e) => stages.filter((s) => where(s) === undefined || where(s) === e));
+  return groups.flatMap((group) => {
     const problems: string[] = [];
+    const needs = group.map((s) => stageCapacity(s, operations).concurrencyNeed);
     const limit = Math.min(...group.map((s) => s.accountConcurrency));
     if (sum(needs) > limit) {
       problems.push(
-        `${needSentence}, above accountConcurrency ${fmt(limit)}. ` +
-          "Lower apiConcurrency or raise accountConcurrency (after raising the account's quota: docs/operators.md).",
+        `${who(group)} ${operations.length} API methods and docs routes admit ${terms(needs)} concurrent executions (${NEED_SETTINGS}), ` +
+          `above accountConcurrency ${fmt(limit)}. ${CAPACITY_CHOICES}`,
       );
     }
     const reserving = group.filter((s) => s.reserveConcurrency);
-    const reservations = reserving.map((s) => stageCapacity(s).reservedConcurrency);
+    const reservations = reserving.map((s) => stageCapacity(s, operations).reservedConcurrency);
     const kept = minimumUnreserved(limit);
     if (reservations.length > 0 && sum(reservations) > limit - kept) {
       problems.push(
         `${who(group)} functions reserve ${terms(reservations)} concurrent executions (reserveConcurrency in ${reserving.map((s) => `"${s.stage}"`).join(' and ')}: ` +
           `each function's need), above accountConcurrency ${fmt(limit)} minus the ${fmt(kept)} Lambda keeps unreserved (${fmt(limit - kept)}). ` +
-          "Turn reserveConcurrency off, lower apiConcurrency, or raise accountConcurrency (after raising the account's quota: docs/operators.md).",
+          `Turn reserveConcurrency off, or: ${CAPACITY_CHOICES}`,
       );
     }
     return problems;

@@ -3,16 +3,16 @@
  * Free of CDK imports on purpose: the key CLI imports the stack and output names from here to find a
  * stage's tables through `aws cloudformation describe-stacks`.
  *
- * A stage setting lives in three places, each saying one thing: its default for each stage in
- * cdk.json (`context.stages`, what operators edit and `-c` overrides), its rule in `stageContext`
- * below (the check that fails the synth), and its meaning in `StageSettings`.
+ * A stage setting is one record in `SETTINGS` below, its rule (the check that fails the synth) with
+ * its meaning (docs/operators.md's table and the type `StageSettings` derive from it), and its
+ * default for each stage in cdk.json (`context.stages`, what operators edit and `-c` overrides).
  */
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import * as z from 'zod';
-import { LOG_LEVELS, type LogLevel } from '#lib/log.ts';
+import { LOG_LEVELS } from '#lib/log.ts';
 import { TIMEOUT_SECONDS } from './function-limits.ts';
-import { type CapacitySettings, minimumApiConcurrency } from './capacity.ts';
+import { clientLimitProblems, DOCS_METHODS } from './capacity.ts';
 import { isStageName, type StageName } from '#lib/stage-names.ts';
 
 export { isStageName, STAGE_NAMES, type StageName, stackName } from '#lib/stage-names.ts';
@@ -37,84 +37,24 @@ export function tableNameOutputId(logicalName: string): string {
   return `${logicalName}TableName`;
 }
 
-/** Optional custom domain: all four values or none. */
-export interface CustomDomainSettings {
-  /** e.g. `api.example.com`; the base address becomes `https://api.example.com/v1`. */
-  readonly domainName: string;
-  /** ACM certificate for `domainName`, in the stack's region (the API is regional). */
-  readonly certificateArn: string;
-  /** Route 53 hosted zone that gets the alias record; given, not looked up, so synth stays offline. */
-  readonly hostedZoneId: string;
-  readonly hostedZoneName: string;
-}
-
-export type { LogLevel };
-
+type StageContext = z.infer<typeof SETTINGS>;
+/** A custom domain: all four values or none (its hosted zone given, not looked up, so synth stays offline). */
+type CustomDomainSettings = Readonly<Required<Pick<StageContext, 'domainName' | 'certificateArn' | 'hostedZoneId' | 'hostedZoneName'>>>;
 /** The AWS account and region a stage may only be deployed to. */
-export interface PinnedEnvironment {
-  readonly account: string;
-  readonly region: string;
-}
+type PinnedEnvironment = Readonly<Required<Pick<StageContext, 'account' | 'region'>>>;
 
-/**
- * The capacity settings are `CapacitySettings` (what the API methods share, the docs throttle, the
- * duration budget, the account, the client share, reservations); every limit follows from them (capacity.ts).
- */
-export interface StageSettings extends CapacitySettings {
-  readonly stage: StageName;
-  /** Retention of function, access and execution logs, in days (a CloudWatch Logs retention value). */
-  readonly logRetentionDays: number;
-  /** How long a function may cache an API key lookup; the functions cap it at 60. */
-  readonly apiKeyCacheSeconds: number;
-  /** The functions' LOG_LEVEL: `info` or `debug` keeps their request line (the key's id; the canary counts by it). */
-  readonly logLevel: LogLevel;
-  /** Alarm when more than this percentage of requests end in a 5xx. */
-  readonly alarm5xxRatePercent: number;
-  /** Alarm when the API's p99 latency exceeds this many milliseconds. */
-  readonly alarmP99LatencyMs: number;
-  /** X-Ray active tracing on the functions and the API stage. */
-  readonly tracing: boolean;
-  /**
-   * API Gateway compresses (gzip or deflate, as the client's Accept-Encoding asks) every response
-   * body of at least this many bytes; 0 compresses all of them. (1024: a smaller body gains little
-   * and pays for it in CPU; a page of pets, repetitive JSON, shrinks several times.)
-   */
-  readonly minimumCompressionSizeBytes: number;
-  /**
-   * An AWS WAF web ACL on the stage: per-client limits in front of the methods' token buckets,
-   * which all clients share; its limits are derived from the capacity settings (capacity.ts). On
-   * in both stages: without it, one address's keyless flood empties a method's bucket for everyone.
-   */
-  readonly webAcl: boolean;
-  /** CIDR blocks a planned load test runs from: exempt from the per-key and per-address WAF rules only (docs/operators.md). */
-  readonly loadTestSources: readonly string[];
-  /** CIDR blocks whose every request gets WAF's 429: an operator's block list for a flood's sources. */
-  readonly blockedSources: readonly string[];
-  /**
-   * Production, for one deploy during an incident (`-c production.hotfix=true`): the canary
-   * ignores its alarms, which are firing already, and shifts all traffic at once. Never in cdk.json.
-   */
-  readonly hotfix: boolean;
-  /** Subscribe this address to the stage's alarm topic. */
-  readonly alarmEmail?: string;
-  readonly customDomain?: CustomDomainSettings;
-  /**
-   * Browser origins allowed to call the pet operations (CORS). Empty: no CORS on them, so browser
-   * pages on other origins cannot use a key (the OpenAPI document is public to every origin anyway).
-   */
-  readonly allowedOrigins: readonly string[];
-  /**
-   * Pins the stack to this account and region (context `account` and `region`, both or neither):
-   * a deploy whose credentials are for another account, or that targets another region, fails
-   * before changing anything. Unpinned, the stack is environment-agnostic and synth needs no AWS.
-   */
-  readonly env?: PinnedEnvironment;
-  /**
-   * Production behaviour: tables retained and deletion-protected, functions shifted through a
-   * CodeDeploy canary, alarms always wired to an SNS topic. Fixed per stage, not a context value.
-   */
-  readonly production: boolean;
-}
+/** A stage's settings: `SETTINGS`' values, with the custom domain and the pinned environment each checked whole. */
+export type StageSettings = Readonly<
+  Omit<StageContext, 'domainName' | 'certificateArn' | 'hostedZoneId' | 'hostedZoneName' | 'account' | 'region' | 'alarmEmail'> & {
+    stage: StageName;
+    alarmEmail?: string;
+    customDomain?: CustomDomainSettings;
+    /** Unpinned, the stack is environment-agnostic and synth needs no AWS. */
+    env?: PinnedEnvironment;
+    /** Production behaviour: tables retained, a CodeDeploy canary, alarms always to SNS. Fixed per stage, not a setting. */
+    production: boolean;
+  }
+>;
 
 /** The `context` block of cdk.json, as the CDK CLI passes it to the app. */
 export function cdkJsonContext(): Record<string, unknown> {
@@ -132,20 +72,14 @@ const numeric = <T extends z.ZodType>(schema: T) =>
 const number = (error: string, min: number, inclusive = false, max = Number.MAX_VALUE) =>
   numeric(z.number({ error }).check(inclusive ? z.gte(min, { error }) : z.gt(min, { error }), z.lte(max, { error })));
 const positiveNumber = number('must be a positive number', 0);
-/** A whole number from `min` to `max`. */
-const wholeNumber = (error: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
-  numeric(z.int({ error }).check(z.gte(min, { error }), z.lte(max, { error })));
-/** API Gateway's range for MinimumCompressionSize: 0 to 10 MiB. */
-const compressionSize = wholeNumber('must be a whole number of bytes from 0 to 10485760', 0, 10_485_760);
-/** A token bucket's size: whole requests. */
-const burst = wholeNumber('must be a whole number of requests from 1', 1);
-/** The duration budget: no call runs past the functions' timeout. */
+/** A whole number of `unit` from `min` to `max`. */
+const wholeNumber = (unit: string, min: number, max?: number, why = '') => {
+  const error = `must be a whole number of ${unit} from ${min}${max === undefined ? '' : ` to ${max}`}${why}`;
+  return numeric(z.int({ error }).check(z.gte(min, { error }), z.lte(max ?? Number.MAX_SAFE_INTEGER, { error })));
+};
 const MAX_MS = TIMEOUT_SECONDS * 1000;
-const durationMs = wholeNumber(`must be a whole number of milliseconds from 1 to ${MAX_MS} (the functions' timeout)`, 1, MAX_MS);
-const concurrency = wholeNumber('must be a whole number of concurrent executions from 1', 1);
-/** A bucket holds at least a second of its rate. */
-const burstSeconds = number('must be a number of seconds from 1', 1, true);
-const percent = number('must be a percentage above 0, at most 100', 0, false, 100);
+/** A WAF rate-based rule's limit (its bounds across keys: `clientLimitProblems` in capacity.ts). */
+const clientLimit = wholeNumber('requests a minute', 1);
 /** The most origins one stage allows: each is a mock status 201..299 (infra/cdk/constructs/cors-preflight.ts). */
 export const MAX_ALLOWED_ORIGINS = 99;
 const ORIGIN_ERROR = 'must be origins such as https://app.example.com (scheme, lower-case host, optional port; no path), comma-separated';
@@ -159,7 +93,7 @@ const origins = list(
   z.string().check(z.regex(/^https?:\/\/[a-z0-9.-]+(?::\d{1,5})?$/, { error: ORIGIN_ERROR })),
   ORIGIN_ERROR,
   MAX_ALLOWED_ORIGINS,
-);
+).default([]);
 const CIDR_ERROR =
   'must be CIDR blocks such as 198.51.100.7/32 or 2001:db8::/56 (prefix 1 to 32, or 1 to 128 for IPv6; WAF takes no /0; the bits past the prefix zero: 198.51.100.0/24, not 198.51.100.7/24), comma-separated';
 /** An address as a number: IPv4's 32 bits, or IPv6's 128 (`::` and a dotted IPv4 tail expanded). */
@@ -187,76 +121,124 @@ const flag = z.preprocess(
   (value) => (value === 'true' ? true : value === 'false' ? false : value),
   z.boolean({ error: 'must be true or false' }),
 );
+const logLevels = z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` });
+/** A flag that is off unless given on the command line (not in cdk.json). */
+const offByDefault = flag.default(false);
 /** An optional string; `-c key=` (empty) means not given. */
 const optionalText = (check?: z.ZodString) =>
   z.preprocess((value) => (value === '' ? undefined : value), z.optional(check ?? z.string({ error: 'must be a string' })));
 
-/** Every context key a stage takes, checked one by one; `settingsSchema` adds the rules across keys. */
-const stageContext = z.strictObject({
-  apiConcurrency: concurrency,
-  burstSeconds,
-  docsThrottlingRateLimit: positiveNumber,
-  docsThrottlingBurstLimit: burst,
-  functionDurationMs: durationMs,
-  accountConcurrency: concurrency,
-  clientSharePercent: percent,
-  reserveConcurrency: flag,
-  logRetentionDays: positiveNumber,
-  apiKeyCacheSeconds: positiveNumber,
-  alarm5xxRatePercent: positiveNumber,
-  alarmP99LatencyMs: positiveNumber,
-  logLevel: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }),
-  tracing: flag,
-  minimumCompressionSizeBytes: compressionSize,
-  webAcl: flag,
-  loadTestSources: cidrs,
-  blockedSources: cidrs,
-  hotfix: flag,
-  alarmEmail: optionalText(z.string().check(z.regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, { error: 'is not an e-mail address' }))),
-  domainName: optionalText(),
+/**
+ * Every setting a stage takes, one record each: its rule (checked one by one; `settingsOf` adds the
+ * rules across keys) and what it does, in the words of docs/operators.md's table.
+ */
+const SETTINGS = z.strictObject({
+  methodRateLimit: wholeNumber('requests a second', 1).describe(
+    "requests a second each API method's token bucket refills (r), the same for every operation: a new operation takes nothing from the others' limits, and the stage's need grows by its B + ⌈r × d⌉ ([scaling.md](scaling.md#adding-an-operation))",
+  ),
+  burstSeconds: number('must be a number of seconds from 1', 1, true).describe(
+    "seconds of its rate each API method's token bucket holds (B = ⌊r × burstSeconds⌋), at least 1: what one client's burst may take at once",
+  ),
+  docsThrottlingRateLimit: positiveNumber.describe(
+    `steady requests per second of each docs method's bucket (${DOCS_METHODS.map((m) => `\`${m.method} /v1${m.resource}\``).join(', ')})`,
+  ),
+  docsThrottlingBurstLimit: wholeNumber('requests', 1).describe('requests each docs method admits at once (at least its rate)'),
+  functionDurationMs: wholeNumber('milliseconds', 1, MAX_MS, " (the functions' timeout)").describe(
+    "the duration budget d: every admitted call that takes at most this long is served; each method needs B + ⌈r × d⌉ concurrent executions ([scaling.md](scaling.md#the-capacity-model)); 1 to 10,000 (the functions' timeout)",
+  ),
+  accountConcurrency: wholeNumber('concurrent executions', 1).describe(
+    "the account's Lambda quota of concurrent executions the stages count on, the binding limit: stages that may share an account must fit in it together, or the synth fails naming the choices. Raise it only after raising the quota ([Limits](#limits))",
+  ),
+  perKeyPerMinute: clientLimit.describe(
+    "requests a minute one API key may make at WAF, all methods together: a client's promise, changed with a changelog line; from 10 (WAF's floor) to what one API method admits in WAF's minute, B + 60 × r",
+  ),
+  perSourcePerMinute: clientLimit.describe(
+    'requests a minute one source address may make at WAF (a made-up key per request does not escape it), within the same bounds',
+  ),
+  docsPerSourcePerMinute: clientLimit.describe(
+    "requests a minute one source address may make on the docs routes at WAF: from one page load (at least WAF's 10) to what one docs method admits in WAF's minute",
+  ),
+  reserveConcurrency: flag.describe(
+    "reserve each function's need as its reserved concurrency (isolation from the account's other functions); off by default, since Lambda refuses reservations that leave fewer than 100 unreserved (all of a smaller quota), which a new account's quota cannot hold",
+  ),
+  logRetentionDays: positiveNumber.describe(
+    'retention of function, access and execution logs (a CloudWatch Logs retention value: 1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, …)',
+  ),
+  apiKeyCacheSeconds: positiveNumber.describe('`API_KEY_CACHE_SECONDS`: how long a function caches a key lookup (the code caps it at 60)'),
+  alarm5xxRatePercent: positiveNumber.describe('threshold of the 5xx-rate alarm, in percent of requests'),
+  alarmP99LatencyMs: positiveNumber.describe('threshold of the p99 latency alarm, in milliseconds'),
+  logLevel: logLevels.describe(
+    "`LOG_LEVEL` of the functions (`debug`, `info`, `warn`, `error`), and Lambda's application log level for them; `info` adds one line per request to API Gateway's access line (the canary counts by it)",
+  ),
+  tracing: flag.describe('X-Ray active tracing on the functions and the API stage (cost: docs/performance.md)'),
+  minimumCompressionSizeBytes: wholeNumber('bytes', 0, 10_485_760).describe(
+    "API Gateway compresses (gzip or deflate, as the client's `Accept-Encoding` asks) every response body of at least this many bytes; 0 compresses everything, 0 to 10485760",
+  ),
+  webAcl: flag.describe(
+    "the stage's AWS WAF web ACL with the per-client limits above, in front of the methods' token buckets, which all clients share: without it, one address's keyless flood empties a method's bucket for everyone",
+  ),
+  loadTestSources: cidrs.describe(
+    "CIDR blocks a planned load test runs from, exempt from the per-key and per-address WAF rules only; a list in cdk.json or `-c staging.loadTestSources=198.51.100.7/32,2001:db8::/56` ([Declare the load test's sources](#declare-the-load-tests-sources))",
+  ),
+  blockedSources: cidrs.describe(
+    "CIDR blocks the web ACL answers with its 429 whatever they send: an operator's block list for a flood's sources, a list like `loadTestSources` ([scaling.md](scaling.md#the-edge-made-up-keys))",
+  ),
+  hotfix: offByDefault.describe(
+    'production, for one deploy during an incident: the canary ignores its alarms and shifts all traffic at once; command line only, never in cdk.json',
+  ),
+  alarmEmail: optionalText(z.string().check(z.regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, { error: 'is not an e-mail address' }))).describe(
+    "e-mail address subscribed to the stage's alarm topic (creates the topic in staging)",
+  ),
+  domainName: optionalText().describe('custom domain, e.g. `api.example.com`; the base address becomes `https://api.example.com/v1`'),
   certificateArn: optionalText(
     z.string().check(z.regex(/^arn:aws[\w-]*:acm:[\w-]+:\d{12}:certificate\/[\w-]+$/, { error: 'is not an ACM certificate ARN' })),
+  ).describe("ACM certificate covering `domainName`, **in the stack's region** (the API is regional)"),
+  hostedZoneId: optionalText().describe('Route 53 hosted zone that receives an A alias record for `domainName`'),
+  hostedZoneName: optionalText().describe("that zone's name, e.g. `example.com` (`domainName` must be inside it)"),
+  allowedOrigins: origins.describe(
+    'browser origins allowed to call the pet operations (CORS), a list in cdk.json or `-c staging.allowedOrigins=https://app.example.com,http://localhost:5173`; each `scheme://host[:port]`, at most 99 ([cors.md](cors.md)); none: browser pages on other origins cannot use a key',
   ),
-  hostedZoneId: optionalText(),
-  hostedZoneName: optionalText(),
-  allowedOrigins: z.optional(origins),
-  account: optionalText(z.string().check(z.regex(/^\d{12}$/, { error: 'must be a 12-digit AWS account id' }))),
-  region: optionalText(z.string().check(z.regex(/^[a-z]{2}(?:-[a-z]+)+-\d+$/, { error: 'is not an AWS region such as eu-west-1' }))),
+  account: optionalText(z.string().check(z.regex(/^\d{12}$/, { error: 'must be a 12-digit AWS account id' }))).describe(
+    '12-digit AWS account id the stage may only be deployed to (with `region`): a deploy with credentials for another account fails before changing anything',
+  ),
+  region: optionalText(
+    z.string().check(z.regex(/^[a-z]{2}(?:-[a-z]+)+-\d+$/, { error: 'is not an AWS region such as eu-west-1' })),
+  ).describe('the region it may only be deployed to, e.g. `eu-west-1` (with `account`)'),
 });
-type StageContext = z.infer<typeof stageContext>;
 
-/** Every key a stage takes in cdk.json or `-c <stage>.<key>=…`. */
-export const STAGE_SETTING_KEYS: readonly string[] = Object.keys(stageContext.shape);
-
-/** Settings that are off unless given on the command line (not in cdk.json). */
-const OFF_UNLESS_GIVEN = { hotfix: false } as const;
+/** Every key a stage takes in cdk.json or `-c <stage>.<key>=…`, and what it does. */
+export const STAGE_SETTING_KEYS = Object.keys(SETTINGS.shape) as (keyof typeof SETTINGS.shape)[];
+export const settingDescription = (key: (typeof STAGE_SETTING_KEYS)[number]): string => SETTINGS.shape[key].description ?? '';
 
 export type ContextReader = (key: string) => unknown;
 
 /**
- * A stage's settings: cdk.json's `stages.<stage>`, overridden by `context.stages.<stage>` (cdk.json
- * again under the CDK CLI, or all of `-c stages=…`), then
- * by flat `<stage>.<key>` context values, which is what `-c production.alarmEmail=ops@example.com`
- * gives on the command line. Unknown keys and bad values fail the synth with a message that names
- * the stage and the key.
+ * A stage's settings: cdk.json's `stages.<stage>`, overridden by `context.stages.<stage>` (or all of
+ * `-c stages=…`), then by flat `-c <stage>.<key>=…` values. Unknown keys and bad values fail the
+ * synth with a message that names the stage and the key.
  */
 export function readStageSettings(stage: StageName, readContext: ContextReader): StageSettings {
-  const raw: Record<string, unknown> = { ...OFF_UNLESS_GIVEN };
-  for (const stages of [cdkJsonContext()[STAGES_CONTEXT_KEY], readContext(STAGES_CONTEXT_KEY)]) {
-    Object.assign(raw, stageEntry(stage, parseMaybeJson(stages, STAGES_CONTEXT_KEY)));
-  }
+  const raw: Record<string, unknown> = {};
+  for (const stages of [cdkJsonContext()[STAGES_CONTEXT_KEY], readContext(STAGES_CONTEXT_KEY)])
+    Object.assign(raw, stageEntry(stage, stages));
   for (const key of STAGE_SETTING_KEYS) {
     const flat = readContext(`${stage}.${key}`);
     if (flat !== undefined) raw[key] = flat;
   }
-  const parsed = stageContext.safeParse(raw);
+  const parsed = SETTINGS.safeParse(raw);
   if (!parsed.success) throw new Error(describeIssues(stage, parsed.error, raw));
   return settingsOf(stage, parsed.data);
 }
 
-/** `stage`'s entry of a `stages` context value (`{ staging: {...}, production: {...} }`), checked. */
-function stageEntry(stage: StageName, stages: unknown): Record<string, unknown> {
-  if (stages === undefined) return {};
+/** `stage`'s entry of a `stages` context value (`{ staging: {...}, production: {...} }`, or its JSON from `-c stages=…`), checked. */
+function stageEntry(stage: StageName, value: unknown): Record<string, unknown> {
+  if (value === undefined) return {};
+  let stages: unknown = value;
+  try {
+    if (typeof value === 'string') stages = JSON.parse(value) as unknown;
+  } catch {
+    throw new Error(`Context "${STAGES_CONTEXT_KEY}" is not valid JSON.`);
+  }
   if (!isRecord(stages)) throw new Error(`Context "${STAGES_CONTEXT_KEY}" must be an object keyed by stage.`);
   for (const key of Object.keys(stages)) {
     if (!isStageName(key)) throw new Error(`Context "${STAGES_CONTEXT_KEY}" has unknown stage "${key}".`);
@@ -282,13 +264,8 @@ function describeIssues(stage: StageName, error: z.ZodError, raw: Record<string,
 
 /** The rules across keys, and the settings' final shape. */
 function settingsOf(stage: StageName, values: StageContext): StageSettings {
-  const [least, each] = [minimumApiConcurrency(values), minimumApiConcurrency(values, 1)];
-  if (values.apiConcurrency < least) {
-    throw new Error(
-      `stage "${stage}" setting "apiConcurrency" must be at least ${least}: each of the ${least / each} API methods needs ` +
-        `⌈burstSeconds + functionDurationMs⌉ = ${each} concurrent executions for one request a second, got ${values.apiConcurrency}.`,
-    );
-  }
+  const [problem] = clientLimitProblems(values);
+  if (problem) throw new Error(`stage "${stage}" ${problem}`);
   if (values.docsThrottlingBurstLimit < values.docsThrottlingRateLimit) {
     throw new Error(`stage "${stage}" setting "docsThrottlingBurstLimit" must be at least docsThrottlingRateLimit.`);
   }
@@ -299,55 +276,26 @@ function settingsOf(stage: StageName, values: StageContext): StageSettings {
         "from the functions' request line, which is written at info. Set logLevel to info (cdk.json) or debug.",
     );
   }
-  const { domainName, certificateArn, hostedZoneId, hostedZoneName, account, region, alarmEmail, allowedOrigins, ...rest } = values;
+  const { domainName, certificateArn, hostedZoneId, hostedZoneName, account, region, alarmEmail, ...rest } = values;
+  if ((account === undefined) !== (region === undefined)) {
+    throw new Error(`Stage "${stage}" is pinned by account and region together: give both (${stage}.account, ${stage}.region).`);
+  }
+  const domain = { domainName, certificateArn, hostedZoneId, hostedZoneName: hostedZoneName?.replace(/\.$/, '') };
+  const given = Object.values(domain).filter((v) => v !== undefined).length;
+  if (given > 0 && given < 4) {
+    throw new Error(`Stage "${stage}" custom domain needs all of domainName, certificateArn, hostedZoneId and hostedZoneName.`);
+  }
+  if (domainName !== undefined && domainName !== domain.hostedZoneName && !domainName.endsWith(`.${domain.hostedZoneName}`)) {
+    throw new Error(`Stage "${stage}" domainName ${domainName} is not inside hosted zone ${domain.hostedZoneName}.`);
+  }
   return {
     stage,
     ...rest,
-    allowedOrigins: allowedOrigins ?? [],
     ...(alarmEmail === undefined ? {} : { alarmEmail }),
-    ...customDomain(stage, { domainName, certificateArn, hostedZoneId, hostedZoneName }),
-    ...pinnedEnvironment(stage, { account, region }),
+    ...(given === 0 ? {} : { customDomain: domain as CustomDomainSettings }),
+    ...(account === undefined || region === undefined ? {} : { env: { account, region } }),
     production: stage === 'production',
   };
-}
-
-function pinnedEnvironment(stage: StageName, { account, region }: Pick<StageContext, 'account' | 'region'>): { env?: PinnedEnvironment } {
-  if (account === undefined && region === undefined) return {};
-  if (account === undefined || region === undefined) {
-    throw new Error(`Stage "${stage}" is pinned by account and region together: give both (${stage}.account, ${stage}.region).`);
-  }
-  return { env: { account, region } };
-}
-
-function customDomain(
-  stage: StageName,
-  {
-    domainName,
-    certificateArn,
-    hostedZoneId,
-    hostedZoneName,
-  }: Pick<StageContext, 'domainName' | 'certificateArn' | 'hostedZoneId' | 'hostedZoneName'>,
-): { customDomain?: CustomDomainSettings } {
-  const given = [domainName, certificateArn, hostedZoneId, hostedZoneName].filter((v) => v !== undefined);
-  if (given.length === 0) return {};
-  if (!domainName || !certificateArn || !hostedZoneId || !hostedZoneName) {
-    throw new Error(`Stage "${stage}" custom domain needs all of domainName, certificateArn, hostedZoneId and hostedZoneName.`);
-  }
-  const zone = hostedZoneName.replace(/\.$/, '');
-  if (domainName !== zone && !domainName.endsWith(`.${zone}`)) {
-    throw new Error(`Stage "${stage}" domainName ${domainName} is not inside hosted zone ${zone}.`);
-  }
-  return { customDomain: { domainName, certificateArn, hostedZoneId, hostedZoneName: zone } };
-}
-
-/** `-c stages='{"staging":{...}}'` arrives as a string. */
-function parseMaybeJson(value: unknown, key: string): unknown {
-  if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value) as unknown;
-  } catch {
-    throw new Error(`Context "${key}" is not valid JSON.`);
-  }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -30,9 +30,15 @@ function throttleOf(stage: StageName, context: Record<string, string> = {}) {
   return stageCapacity(readStageSettings(stage, (key) => context[key])).apiThrottle;
 }
 
-/** A bucket that holds B seconds of its rate keeps the burst B of the method's share, at a rate of one a second. */
+/** A bucket that holds B seconds of its rate keeps the burst B, at a rate of one a second; a client's WAF limit its whole minute. */
 function slowRefill(stage: StageName): Record<string, string> {
-  return { [`${stage}.burstSeconds`]: String(throttleOf(stage).burstLimit), [`${stage}.clientSharePercent`]: '100' };
+  const minute = String(throttleOf(stage).burstLimit + 60);
+  return {
+    [`${stage}.methodRateLimit`]: '1',
+    [`${stage}.burstSeconds`]: String(throttleOf(stage).burstLimit),
+    [`${stage}.perKeyPerMinute`]: minute,
+    [`${stage}.perSourcePerMinute`]: minute,
+  };
 }
 
 const stacks: LocalStack[] = [];

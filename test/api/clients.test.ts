@@ -17,7 +17,6 @@ import { generateApiKey } from '#lib/auth/api-keys.ts';
 import type { Pet } from '#lib/domain/pet.ts';
 import { createDocumentClient } from '#lib/store/dynamodb-client.ts';
 import { DynamoDbPetStore } from '#lib/store/dynamodb-pet-store.ts';
-import { routes } from '#lib/routes.ts';
 import { synthesizeStageTemplate } from '../../infra/local/cloud-assembly.ts';
 import { type LocalStack, startLocalStack } from '../../infra/local/local-stack.ts';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts';
@@ -27,13 +26,14 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
 
 /**
- * One request a second, one at once, on every method: a share of 2 = 1 + ⌈1 × 0.2 s⌉ each at a burst of one
- * second gives r = B = 1 (capacity.ts); a key's WAF share the whole minute's rate, so WAF stays out of the way.
+ * One request a second, one at once, on every method: r = B = 1 (capacity.ts); a key's and an address's
+ * WAF limit the method's whole minute, B + 60 × r, so WAF stays out of the way.
  */
 const CONTEXT = {
-  'staging.apiConcurrency': String(2 * routes.length),
+  'staging.methodRateLimit': '1',
   'staging.burstSeconds': '1',
-  'staging.clientSharePercent': '100',
+  'staging.perKeyPerMinute': '61',
+  'staging.perSourcePerMinute': '61',
 };
 
 /** What the test calls of the recipe's modules (their own types need the generated ones). */

@@ -8,7 +8,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CapacitySettings, stageCapacity } from '../../infra/cdk/capacity.ts';
 import { readStageSettings } from '../../infra/cdk/stages.ts';
-import { routes } from '#lib/routes.ts';
 import { generateApiKey } from '#lib/auth/api-keys.ts';
 import { MAX_BODY_BYTES } from '#lib/http/json-body.ts';
 import { synthesizeStageTemplate } from '../../infra/local/cloud-assembly.ts';
@@ -18,13 +17,15 @@ import type { ProxyHandler } from '../../infra/local/lambda/source-functions.ts'
 import { getFrom, paced, postFrom } from '../support/from-address.ts';
 
 /**
- * Each API method's share 22 = 20 + ⌈20 × 0.1 s⌉ at a burst of one second: r = B = 20; with a 1 % share, a key,
- * and an address, may make 20 + ⌈0.01 × 60 × 20⌉ = 32 requests a minute.
+ * Each API method at r = B = 20, a need of 20 + ⌈20 × 0.1 s⌉ = 22; a key, and an address, may make 32 requests
+ * a minute, an address 10 on the docs routes.
  */
 const CONTEXT = {
-  'staging.apiConcurrency': String(22 * routes.length),
+  'staging.methodRateLimit': '20',
   'staging.burstSeconds': '1',
-  'staging.clientSharePercent': '1',
+  'staging.perKeyPerMinute': '32',
+  'staging.perSourcePerMinute': '32',
+  'staging.docsPerSourcePerMinute': '10',
   'staging.functionDurationMs': '100',
   'staging.reserveConcurrency': 'true',
 };

@@ -1,37 +1,40 @@
 /**
- * The capacity model on its own: how the stage's API methods share its concurrency (for any number
- * of methods), each derived limit from the settings, the checks over stages that may share an
+ * The capacity model on its own: each derived limit from the settings, a new operation taking none
+ * of the existing limits but adding to the stage's need, the checks over stages that may share an
  * account, and the committed defaults passing them.
  */
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { routes } from '#lib/routes.ts';
 import {
+  type ApiMethod,
   type CapacitySettings,
   DOCS_FUNCTION,
   DOCS_METHODS,
   DOCS_PAGE_LOAD_REQUESTS,
-  MINIMUM_UNRESERVED_CONCURRENCY,
   WAF_MINIMUM_LIMIT,
   apiThrottle,
+  CAPACITY_CHOICES,
   capacityProblems,
+  clientLimitProblems,
   comparedWith,
   fmt,
   methodConcurrencyNeed,
-  minimumApiConcurrency,
   minimumUnreserved,
+  minuteAdmission,
   stageCapacity,
 } from '../../infra/cdk/capacity.ts';
-import { STAGE_NAMES, readStageSettings } from '../../infra/cdk/stages.ts';
+import { STAGE_NAMES, readStageSettings, type StageSettings } from '../../infra/cdk/stages.ts';
 
 const base: CapacitySettings = {
-  apiConcurrency: 330,
+  methodRateLimit: 50,
   burstSeconds: 2,
   docsThrottlingRateLimit: 5,
   docsThrottlingBurstLimit: 10,
   functionDurationMs: 200,
   accountConcurrency: 1000,
-  clientSharePercent: 10,
+  perKeyPerMinute: 400,
+  perSourcePerMinute: 400,
+  docsPerSourcePerMinute: 30,
   reserveConcurrency: false,
 };
 const at = (stage: string, settings: Partial<CapacitySettings>, account?: string) => ({
@@ -49,37 +52,15 @@ describe('the capacity model', () => {
     expect(methodConcurrencyNeed({ rateLimit: 7, burstLimit: 7 }, 150)).toBe(7 + 2);
   });
 
-  it('derives r = ⌊share ÷ (burstSeconds + d)⌋ and B = ⌊r × burstSeconds⌋ from a method’s share of apiConcurrency', () => {
-    expect(apiThrottle(base, 3)).toEqual({ rateLimit: 50, burstLimit: 100 });
-    expect(apiThrottle({ ...base, apiConcurrency: 510, burstSeconds: 1.5 }, 3)).toEqual({ rateLimit: 100, burstLimit: 150 });
-    // One more method: a smaller share each, the same budget.
-    expect(apiThrottle(base, 4)).toEqual({ rateLimit: 37, burstLimit: 74 });
+  it('gives each API method r = methodRateLimit and B = ⌊r × burstSeconds⌋, whatever the number of methods', () => {
+    expect(apiThrottle(base)).toEqual({ rateLimit: 50, burstLimit: 100 });
+    expect(apiThrottle({ ...base, methodRateLimit: 100, burstSeconds: 1.5 })).toEqual({ rateLimit: 100, burstLimit: 150 });
+    expect(minuteAdmission(apiThrottle(base))).toBe(100 + 60 * 50);
   });
 
-  it('fits every method’s need in its share, for any settings and any number of methods, and refuses no budget that gives each a rate', () => {
-    const settings = fc.record({
-      apiConcurrency: fc.integer({ min: 1, max: 200_000 }),
-      burstSeconds: fc.integer({ min: 1000, max: 120_000 }).map((ms) => ms / 1000),
-      functionDurationMs: fc.integer({ min: 1, max: 10_000 }),
-    });
-    fc.assert(
-      fc.property(settings, fc.integer({ min: 1, max: 60 }), (given, methods) => {
-        const s = { ...base, ...given };
-        const throttle = apiThrottle(s, methods);
-        const share = Math.floor(s.apiConcurrency / methods);
-        // The composing invariant: what a method's bucket admits, its share of Lambda serves.
-        expect(methodConcurrencyNeed(throttle, s.functionDurationMs)).toBeLessThanOrEqual(share);
-        expect(methods * methodConcurrencyNeed(throttle, s.functionDurationMs)).toBeLessThanOrEqual(s.apiConcurrency);
-        // The floor the settings check refuses below is exactly where the rate reaches 1.
-        expect(throttle.rateLimit >= 1).toBe(s.apiConcurrency >= minimumApiConcurrency(s, methods));
-        if (throttle.rateLimit >= 1) expect(throttle.burstLimit).toBeGreaterThanOrEqual(throttle.rateLimit);
-      }),
-    );
-  });
-
-  it('shares apiConcurrency among the route table’s methods, and gives the docs methods their own throttle', () => {
+  it('gives every API method the stage’s throttle and the docs methods their own; the stage needs the sum', () => {
     const capacity = stageCapacity(base);
-    const api = apiThrottle(base, routes.length);
+    const api = apiThrottle(base);
     const apiNeed = methodConcurrencyNeed(api, base.functionDurationMs);
     const docsNeed = methodConcurrencyNeed({ rateLimit: 5, burstLimit: 10 }, base.functionDurationMs);
     expect(capacity.apiThrottle).toEqual(api);
@@ -87,7 +68,6 @@ describe('the capacity model', () => {
       ...routes.map((r) => [`${r.method} ${r.resource}`, r.functionId, apiNeed]),
       ...DOCS_METHODS.map((m) => [`${m.method} ${m.resource}`, DOCS_FUNCTION, docsNeed]),
     ]);
-    expect(routes.length * apiNeed).toBeLessThanOrEqual(base.apiConcurrency);
     expect(capacity.functions.find((f) => f.functionId === DOCS_FUNCTION)?.concurrencyNeed).toBe(DOCS_METHODS.length * docsNeed);
     expect(capacity.concurrencyNeed).toBe(routes.length * apiNeed + DOCS_METHODS.length * docsNeed);
     // Off: no reservation anywhere.
@@ -102,27 +82,22 @@ describe('the capacity model', () => {
     expect(capacity.reservedConcurrency).toBe(capacity.concurrencyNeed);
   });
 
-  it("derives WAF's limits: a key gets one burst plus its share of a minute's rate, an address the same, the docs a share of theirs", () => {
-    const { rateLimit: r, burstLimit: b } = apiThrottle(base);
-    const perKey = b + Math.ceil(0.1 * 60 * r);
+  it("takes WAF's per-client limits from their own settings, and refuses one outside WAF's floor or past what one method admits in a minute", () => {
     expect(stageCapacity(base).webAcl).toEqual({
-      perKeyPerMinute: perKey,
-      perIpPerMinute: perKey,
+      perKeyPerMinute: 400,
+      perIpPerMinute: 400,
       docsPerIpPerMinute: 30,
       // A body over the service's limit is refused anyway: WAF's floor of them per address.
       oversizeBodiesPerIpPerMinute: WAF_MINIMUM_LIMIT,
     });
-    expect(stageCapacity({ ...base, clientSharePercent: 25 }).webAcl.perKeyPerMinute).toBe(b + Math.ceil(0.25 * 60 * r));
-    // Never below WAF's floor, nor below one load of the reference page: one request a second per method.
-    const slow = { ...base, burstSeconds: 1, docsThrottlingRateLimit: 1, docsThrottlingBurstLimit: 1 };
-    const tiny = stageCapacity({ ...slow, apiConcurrency: minimumApiConcurrency(slow) });
-    expect(tiny.apiThrottle).toEqual({ rateLimit: 1, burstLimit: 1 });
-    expect(tiny.webAcl).toEqual({
-      perKeyPerMinute: WAF_MINIMUM_LIMIT,
-      perIpPerMinute: WAF_MINIMUM_LIMIT,
-      docsPerIpPerMinute: WAF_MINIMUM_LIMIT,
-      oversizeBodiesPerIpPerMinute: WAF_MINIMUM_LIMIT,
-    });
+    expect(clientLimitProblems(base)).toEqual([]);
+    expect(clientLimitProblems({ ...base, perKeyPerMinute: 3101, perSourcePerMinute: WAF_MINIMUM_LIMIT - 1 })).toEqual([
+      `setting "perKeyPerMinute" must be from 10 (WAF's floor) to 3,100 (what one API method admits in WAF's minute, B + 60 × r), got 3101.`,
+      `setting "perSourcePerMinute" must be from 10 (WAF's floor) to 3,100 (what one API method admits in WAF's minute, B + 60 × r), got 9.`,
+    ]);
+    expect(clientLimitProblems({ ...base, perKeyPerMinute: 3100, docsPerSourcePerMinute: 311 })).toEqual([
+      `setting "docsPerSourcePerMinute" must be from 10 (WAF's floor and one page load) to 310 (what one docs method admits in WAF's minute, B + 60 × r), got 311.`,
+    ]);
     expect(DOCS_PAGE_LOAD_REQUESTS).toBeLessThanOrEqual(WAF_MINIMUM_LIMIT);
   });
 
@@ -138,23 +113,31 @@ describe('the account checks', () => {
     expect(capacityProblems(stages.map((s) => ({ ...s, reserveConcurrency: true })))).toEqual([]);
   });
 
-  const big = { apiConcurrency: 3000 };
-  it('refuse stages that may share an account whose needs exceed it, naming the settings and the numbers', () => {
+  const big = { methodRateLimit: 600 };
+  const needSentence =
+    '(B + ⌈r × functionDurationMs⌉ per method: B = ⌊methodRateLimit × burstSeconds⌋ and r = methodRateLimit on each API method, ' +
+    "the docs throttle on each docs route; API Gateway's throttles are best-effort targets, not exact ceilings)";
+  it('refuse stages that may share an account whose needs exceed it, naming the numbers and the choices', () => {
     const [a, b] = [need(base), need({ ...base, ...big })];
     expect(capacityProblems([at('staging', {}), at('production', big)])).toEqual([
-      `stages "staging" and "production" share an account: their methods admit ${fmt(a)} + ${fmt(b)} = ${fmt(a + b)} concurrent executions ` +
-        '(apiConcurrency at most, plus docsThrottlingBurstLimit + docsThrottlingRateLimit × functionDurationMs per docs route; ' +
-        "API Gateway's throttles are best-effort targets, not exact ceilings), above accountConcurrency 1,000. " +
-        "Lower apiConcurrency or raise accountConcurrency (after raising the account's quota: docs/operators.md).",
+      `stages "staging" and "production" share an account: their ${routes.length} API methods and docs routes admit ${fmt(a)} + ${fmt(b)} = ${fmt(a + b)} ` +
+        `concurrent executions ${needSentence}, above accountConcurrency 1,000. ${CAPACITY_CHOICES}`,
     ]);
+    for (const choice of [
+      'raise accountConcurrency',
+      'separate accounts',
+      'pin each with account and region',
+      'burstSeconds',
+      'methodRateLimit',
+    ]) {
+      expect(CAPACITY_CHOICES).toContain(choice);
+    }
   });
 
   it('check a stage alone against its own account when the stages are pinned apart', () => {
     expect(capacityProblems([at('staging', {}, '111111111111'), at('production', big, '222222222222')])).toEqual([
       expect.stringMatching(
-        new RegExp(
-          `^stage "production": its methods admit ${fmt(need({ ...base, ...big }))} concurrent .* above accountConcurrency 1,000\\.`,
-        ),
+        new RegExp(`^stage "production": its .* admit ${fmt(need({ ...base, ...big }))} concurrent .* above accountConcurrency 1,000\\.`),
       ),
     ]);
     expect(
@@ -162,20 +145,96 @@ describe('the account checks', () => {
     ).toEqual([]);
     // Unpinned staging may land in production's account.
     expect(capacityProblems([at('staging', { accountConcurrency: 400 }), at('production', {}, '222222222222')])).toEqual([
-      expect.stringMatching(/^stages "staging" and "production" share an account: their methods admit .* above accountConcurrency 400\./),
+      expect.stringMatching(/^stages "staging" and "production" share an account: their .* above accountConcurrency 400\./),
     ]);
   });
 
-  it(`refuse reservations that leave fewer than ${MINIMUM_UNRESERVED_CONCURRENCY} unreserved (all of a smaller quota), naming reserveConcurrency`, () => {
-    const accountConcurrency = need(base) + MINIMUM_UNRESERVED_CONCURRENCY - 1;
+  it(`refuse reservations that leave fewer than 100 unreserved (all of a smaller quota), naming reserveConcurrency`, () => {
+    const accountConcurrency = need(base) + 100 - 1;
     expect(capacityProblems([at('staging', { reserveConcurrency: true, accountConcurrency })])).toEqual([
       `stage "staging": its functions reserve ${fmt(need(base))} concurrent executions (reserveConcurrency in "staging": each function's need), ` +
         `above accountConcurrency ${fmt(accountConcurrency)} minus the 100 Lambda keeps unreserved (${fmt(accountConcurrency - 100)}). ` +
-        "Turn reserveConcurrency off, lower apiConcurrency, or raise accountConcurrency (after raising the account's quota: docs/operators.md).",
+        `Turn reserveConcurrency off, or: ${CAPACITY_CHOICES}`,
     ]);
     // The same need without reservations fits; one more execution of quota fits with them.
     expect(capacityProblems([at('staging', { accountConcurrency })])).toEqual([]);
     expect(capacityProblems([at('staging', { reserveConcurrency: true, accountConcurrency: accountConcurrency + 1 })])).toEqual([]);
     expect([minimumUnreserved(1000), minimumUnreserved(50), minimumUnreserved(10)]).toEqual([100, 50, 10]);
+  });
+});
+
+describe('a fourth operation, appended to the route table', () => {
+  const stages = STAGE_NAMES.map((stage) => readStageSettings(stage, () => undefined));
+  const one = { method: 'PATCH', resource: '/pets/{petId}', functionId: 'one-more' };
+  const more = [...routes, one];
+  /** Every limit the model gives a stage's existing methods, functions and clients. */
+  const limits = (settings: StageSettings, operations: readonly ApiMethod[]) => {
+    const c = stageCapacity({ ...settings, reserveConcurrency: true }, operations);
+    const existing = new Set([...routes.map((r) => r.functionId as string), DOCS_FUNCTION]);
+    return {
+      apiThrottle: c.apiThrottle,
+      methods: c.methods.filter((m) => existing.has(m.functionId)),
+      functions: c.functions.filter((f) => existing.has(f.functionId)),
+      webAcl: c.webAcl,
+      accountRequestsPerSecond: c.accountRequestsPerSecond,
+    };
+  };
+
+  it.each(STAGE_NAMES)('leaves every existing limit of %s as it was', (stage) => {
+    const settings = readStageSettings(stage, () => undefined);
+    expect(limits(settings, more)).toEqual(limits(settings, routes));
+    expect(limits(settings, routes).methods).toHaveLength(routes.length + DOCS_METHODS.length);
+  });
+
+  it("keeps today's limits: staging 50 req/s, burst 100, 400 a minute per key and per address; production 100, 150, 750; the docs 5, 10, 30", () => {
+    const [staging, production] = stages.map((s) => stageCapacity(s));
+    expect([staging?.apiThrottle, staging?.webAcl]).toEqual([
+      { rateLimit: 50, burstLimit: 100 },
+      { perKeyPerMinute: 400, perIpPerMinute: 400, docsPerIpPerMinute: 30, oversizeBodiesPerIpPerMinute: 10 },
+    ]);
+    expect([production?.apiThrottle, production?.webAcl]).toEqual([
+      { rateLimit: 100, burstLimit: 150 },
+      { perKeyPerMinute: 750, perIpPerMinute: 750, docsPerIpPerMinute: 30, oversizeBodiesPerIpPerMinute: 10 },
+    ]);
+    for (const c of [staging, production]) {
+      expect(c?.methods.filter((m) => m.functionId === DOCS_FUNCTION).map((m) => [m.rateLimit, m.burstLimit])).toEqual(
+        DOCS_METHODS.map(() => [5, 10]),
+      );
+    }
+  });
+
+  it("grows each stage's need by the new method's, and the account check refuses it, naming the choices, where the account cannot hold it", () => {
+    for (const settings of stages) {
+      const c = stageCapacity(settings);
+      expect(stageCapacity(settings, more).concurrencyNeed).toBe(
+        c.concurrencyNeed + methodConcurrencyNeed(c.apiThrottle, settings.functionDurationMs),
+      );
+    }
+    expect(capacityProblems(stages)).toEqual([]);
+    const needs = stages.map((s) => fmt(stageCapacity(s, more).concurrencyNeed));
+    const refused = capacityProblems(stages, more);
+    expect(refused).toEqual([expect.stringContaining(`their ${more.length} API methods and docs routes admit ${needs.join(' + ')}`)]);
+    expect(refused[0]).toContain(`above accountConcurrency 1,000. ${CAPACITY_CHOICES}`);
+    // Each choice the refusal names makes room (a decision in cdk.json): the stages apart, a larger quota, a shorter burst, a lower rate.
+    const apart = stages.map((s, i) => ({ ...s, env: { account: `${i + 1}`.repeat(12), region: 'eu-west-1' } }));
+    expect(capacityProblems(apart, more)).toEqual([]);
+    expect(
+      capacityProblems(
+        stages.map((s) => ({ ...s, accountConcurrency: 1200 })),
+        more,
+      ),
+    ).toEqual([]);
+    expect(
+      capacityProblems(
+        stages.map((s) => ({ ...s, burstSeconds: 1 })),
+        more,
+      ),
+    ).toEqual([]);
+    expect(
+      capacityProblems(
+        stages.map((s) => ({ ...s, methodRateLimit: s.methodRateLimit * 0.7 })),
+        more,
+      ),
+    ).toEqual([]);
   });
 });

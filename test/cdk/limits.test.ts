@@ -22,7 +22,7 @@ import { COMMON_RESPONSE_HEADERS } from '#lib/http/response.ts';
 import { getPet } from '#lib/operations/get-pet.ts';
 import { operations } from '#lib/operations.ts';
 import { REFERENCE_PAGE_RESOURCES } from '#lib/openapi/reference-page.ts';
-import { AT_THROTTLE_SHARE, fmt, minimumApiConcurrency, stageCapacity, WAF_WINDOW_SECONDS } from '../../infra/cdk/capacity.ts';
+import { AT_THROTTLE_SHARE, CAPACITY_CHOICES, fmt, stageCapacity, WAF_WINDOW_SECONDS } from '../../infra/cdk/capacity.ts';
 import { buildApp } from '../../infra/cdk/app.ts';
 import { cdkJsonContext, readStageSettings, STAGE_NAMES, type StageName } from '../../infra/cdk/stages.ts';
 import { logicalId, resourcesOf, synth } from './synth.ts';
@@ -451,11 +451,10 @@ describe.each(STAGE_NAMES)('%s function limits', (stage) => {
       const need = capacity.functions.find((f) => f.functionId === byId[id])?.concurrencyNeed;
       expect(fn.Properties?.ReservedConcurrentExecutions, id).toBe(need);
     }
-    // One method's function: that method's burst, plus its rate for one duration budget, within its share of apiConcurrency.
+    // One method's function: that method's burst, plus its rate for one duration budget.
     const { rateLimit, burstLimit } = capacity.apiThrottle;
     const createPet = capacity.functions.find((f) => f.functionId === 'create-pet')?.reservedConcurrency ?? 0;
     expect(createPet).toBe(burstLimit + Math.ceil((rateLimit * settings.functionDurationMs) / 1000));
-    expect(createPet).toBeLessThanOrEqual(settings.apiConcurrency / routes.length);
   });
 
   it('answers a throttled function (INTEGRATION_FAILURE) with 503 service_unavailable and Retry-After', () => {
@@ -487,7 +486,7 @@ describe.each(STAGE_NAMES)('%s function limits', (stage) => {
     );
   });
 
-  it("throttles every other method by the stage default, each API method's share, which API Gateway applies to each method on its own", () => {
+  it("throttles every other method by the stage default, each API method's rate and burst, which API Gateway applies to each method on its own", () => {
     const [stageResource] = Object.values(resourcesOf(template, 'AWS::ApiGateway::Stage'));
     const methodSettings = stageResource?.Properties?.MethodSettings as Record<string, unknown>[];
     expect(methodSettings).toEqual(
@@ -509,12 +508,13 @@ describe('settings an account cannot hold', () => {
   const build = (context: Record<string, unknown>) => () =>
     buildApp({ outdir: reserving.outdir, context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [], ...context } });
 
-  it('fail the synth when the stages together admit more than the account runs, naming the settings and numbers', () => {
-    const [a, b] = [needOf('staging'), needOf('production', { 'production.apiConcurrency': '3000' })];
-    expect(build({ 'production.apiConcurrency': '3000' })).toThrow(
-      `stages "staging" and "production" share an account: their methods admit ${fmt(a)} + ${fmt(b)} = ${fmt(a + b)} concurrent executions ` +
-        '(apiConcurrency at most, plus docsThrottlingBurstLimit + docsThrottlingRateLimit × functionDurationMs per docs route; ' +
-        "API Gateway's throttles are best-effort targets, not exact ceilings), above accountConcurrency 1,000.",
+  it('fail the synth when the stages together admit more than the account runs, naming the numbers and the choices', () => {
+    const [a, b] = [needOf('staging'), needOf('production', { 'production.methodRateLimit': '600' })];
+    expect(build({ 'production.methodRateLimit': '600' })).toThrow(
+      `stages "staging" and "production" share an account: their ${routes.length} API methods and docs routes admit ${fmt(a)} + ${fmt(b)} = ${fmt(a + b)} ` +
+        'concurrent executions (B + ⌈r × functionDurationMs⌉ per method: B = ⌊methodRateLimit × burstSeconds⌋ and r = methodRateLimit on each API method, ' +
+        "the docs throttle on each docs route; API Gateway's throttles are best-effort targets, not exact ceilings), " +
+        `above accountConcurrency 1,000. ${CAPACITY_CHOICES}`,
     );
   });
 
@@ -533,11 +533,10 @@ describe('settings an account cannot hold', () => {
     );
   });
 
-  it('fail the synth, naming apiConcurrency, when it cannot give each API method a rate of one request a second', () => {
-    const least = minimumApiConcurrency(readStageSettings('staging', () => undefined));
-    expect(build({ 'staging.apiConcurrency': String(least - 1) })).toThrow(
-      `stage "staging" setting "apiConcurrency" must be at least ${least}`,
+  it("fail the synth, naming perKeyPerMinute, when one key could take more than a method admits in WAF's minute", () => {
+    expect(build({ 'staging.methodRateLimit': '5' })).toThrow(
+      `stage "staging" setting "perKeyPerMinute" must be from 10 (WAF's floor) to 310 (what one API method admits in WAF's minute, B + 60 × r), got 400.`,
     );
-    expect(build({ 'staging.apiConcurrency': String(least) })).not.toThrow();
+    expect(build({ 'staging.methodRateLimit': '5', 'staging.perKeyPerMinute': '310', 'staging.perSourcePerMinute': '310' })).not.toThrow();
   });
 });

@@ -23,10 +23,10 @@ describe('stage settings', () => {
     expect(STAGE_NAMES.map(stackName)).toEqual(['PetStore-staging', 'PetStore-production']);
   });
 
-  it("defaults to cdk.json, production's API methods sharing more of the account than staging's", () => {
+  it("defaults to cdk.json, production's API methods at a higher rate than staging's", () => {
     const stages = cdkJsonContext().stages as Record<StageName, Record<string, unknown>>;
     for (const stage of STAGE_NAMES) expect(read(stage)).toMatchObject(stages[stage]);
-    expect(read('production').apiConcurrency).toBeGreaterThan(read('staging').apiConcurrency);
+    expect(read('production').methodRateLimit).toBeGreaterThan(read('staging').methodRateLimit);
     expect(read('production').logRetentionDays).toBeGreaterThan(read('staging').logRetentionDays);
     expect(read('production').production).toBe(true);
     expect(read('staging').production).toBe(false);
@@ -41,11 +41,11 @@ describe('stage settings', () => {
 
   it('takes nested cdk.json values, then flat -c strings', () => {
     const settings = read('staging', {
-      stages: { staging: { apiConcurrency: 60, burstSeconds: 3 } },
+      stages: { staging: { methodRateLimit: 60, burstSeconds: 3 } },
       'staging.burstSeconds': '1.5',
       'staging.alarmEmail': 'a@example.com',
     });
-    expect(settings).toMatchObject({ apiConcurrency: 60, burstSeconds: 1.5, alarmEmail: 'a@example.com' });
+    expect(settings).toMatchObject({ methodRateLimit: 60, burstSeconds: 1.5, alarmEmail: 'a@example.com' });
   });
 
   it('accepts the stages object as a JSON string (-c stages=…)', () => {
@@ -108,14 +108,20 @@ describe('stage settings', () => {
   });
 
   it.each([
-    [{ stages: { staging: { apiConcurency: 5 } } }, /unknown key "apiConcurency"/],
+    [{ stages: { staging: { methodRateLimt: 5 } } }, /unknown key "methodRateLimt"/],
     [{ stages: { qa: {} } }, /unknown stage "qa"/],
     [{ 'staging.docsThrottlingRateLimit': 'fast' }, /must be a positive number/],
     [{ 'staging.burstSeconds': '0.5' }, /burstSeconds" must be a number of seconds from 1, got "0.5"/],
+    [{ 'staging.methodRateLimit': '0' }, /methodRateLimit" must be a whole number of requests a second from 1, got "0"/],
+    [{ 'staging.methodRateLimit': '50.5' }, /methodRateLimit" must be a whole number of requests a second from 1, got "50.5"/],
     [
-      { 'staging.apiConcurrency': '2' },
-      /apiConcurrency" must be at least \d+: each of the \d+ API methods needs ⌈burstSeconds \+ functionDurationMs⌉/,
+      { 'staging.perKeyPerMinute': '3101' },
+      /stage "staging" setting "perKeyPerMinute" must be from 10 \(WAF's floor\) to 3,100 \(what one API method admits/,
     ],
+    [{ 'staging.methodRateLimit': '5' }, /setting "perKeyPerMinute" must be from 10 \(WAF's floor\) to 310 .*, got 400\./],
+    [{ 'staging.perSourcePerMinute': '9' }, /perSourcePerMinute" must be from 10 \(WAF's floor\)/],
+    [{ 'staging.docsPerSourcePerMinute': '400' }, /docsPerSourcePerMinute" must be from 10 \(WAF's floor and one page load\) to 310/],
+    [{ 'staging.perKeyPerMinute': '40.5' }, /perKeyPerMinute" must be a whole number of requests a minute from 1, got "40.5"/],
     [{ 'staging.logLevel': 'loud' }, /logLevel/],
     [{ 'staging.alarmEmail': 'not-an-address' }, /not an e-mail address/],
     [{ 'staging.domainName': 'api.example.com' }, /needs all of/],
@@ -133,17 +139,16 @@ describe('stage settings', () => {
     [{ 'staging.account': '12345', 'staging.region': 'eu-west-1' }, /12-digit AWS account id/],
     [{ 'staging.account': '123456789012', 'staging.region': 'Europe' }, /not an AWS region/],
     [{ 'staging.docsThrottlingBurstLimit': '10.5' }, /docsThrottlingBurstLimit" must be a whole number of requests from 1, got "10.5"/],
-    [{ 'staging.apiConcurrency': '330.5' }, /apiConcurrency" must be a whole number of concurrent executions from 1, got "330.5"/],
     [
       { 'staging.functionDurationMs': '0' },
       /functionDurationMs" must be a whole number of milliseconds from 1 to 10000 \(the functions' timeout\), got "0"/,
     ],
     [{ 'staging.functionDurationMs': '20000' }, /functionDurationMs" must be a whole number of milliseconds from 1 to 10000/],
     [{ 'staging.accountConcurrency': '-5' }, /accountConcurrency" must be a whole number of concurrent executions from 1, got "-5"/],
-    [{ 'staging.clientSharePercent': '0' }, /clientSharePercent" must be a percentage above 0, at most 100, got "0"/],
-    [{ 'staging.clientSharePercent': '150' }, /clientSharePercent" must be a percentage above 0, at most 100, got "150"/],
     [{ 'staging.reserveConcurrency': 'yes' }, /reserveConcurrency" must be true or false, got "yes"/],
-    // Derived now (infra/cdk/capacity.ts), no longer settings.
+    // Derived (infra/cdk/capacity.ts), or replaced by a limit of their own: not settings.
+    [{ stages: { staging: { apiConcurrency: 330 } } }, /unknown key "apiConcurrency"/],
+    [{ stages: { staging: { clientSharePercent: 10 } } }, /unknown key "clientSharePercent"/],
     [{ stages: { staging: { reservedConcurrency: 10 } } }, /unknown key "reservedConcurrency"/],
     [{ stages: { staging: { webAclPerKeyPerMinute: 600 } } }, /unknown key "webAclPerKeyPerMinute"/],
     [{ stages: { staging: { throttlingRateLimit: 50 } } }, /unknown key "throttlingRateLimit"/],

@@ -6,7 +6,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { capacityProblems, fmt, stageCapacity } from '../../infra/cdk/capacity.ts';
+import { routes } from '#lib/routes.ts';
+import { CAPACITY_CHOICES, capacityProblems, fmt, stageCapacity } from '../../infra/cdk/capacity.ts';
 import { readStageSettings, type StageSettings } from '../../infra/cdk/stages.ts';
 import { checkAccountConcurrency, SKIP_CHECK_FLAG } from '../../infra/cli/concurrency-check.ts';
 import { contextOf } from '../../infra/cli/deploy.ts';
@@ -29,22 +30,26 @@ describe('the account check before a deploy', () => {
     expect(checkAccountConcurrency('production', reserving, account(need + 100)).verdict).toBe('proceed');
   });
 
-  it("stops a reserving stage the account cannot hold, naming the quota, the need, the account's minimum, the settings to change and the override", () => {
+  it("stops a reserving stage the account cannot hold, naming the quota, the need, the account's minimum, the choices and the override", () => {
     // A new account's reduced quota: Lambda keeps all of it unreserved.
     const { verdict, message } = checkAccountConcurrency('production', reserving, account(10));
     expect(verdict).toBe('stop');
-    expect(message).toBe(
-      `Not deploying production: it reserves ${fmt(need)} concurrent executions (production.reserveConcurrency: each function's concurrency need), ` +
-        "but the account's Lambda quota of concurrent executions in this region (AccountLimit.ConcurrentExecutions) is 10, " +
-        'other functions reserve 0 of it and 10 are unreserved (UnreservedConcurrentExecutions), ' +
-        'so 0 would stay unreserved and Lambda refuses a reservation that leaves fewer than 10 in this account. ' +
-        `Raise the account's "Concurrent executions" quota to at least ${fmt(need + 100)} (Service Quotas; docs/operators.md), ` +
-        'or deploy with -c production.reserveConcurrency=false, or lower production.apiConcurrency; ' +
-        `or, knowing the account better, deploy with ${SKIP_CHECK_FLAG}.`,
+    expect(message).toMatch(
+      new RegExp(
+        "^Not deploying production: the account's Lambda quota of concurrent executions in this region \\(AccountLimit.ConcurrentExecutions\\) is 10, " +
+          'other functions reserve 0 of it and 10 are unreserved \\(UnreservedConcurrentExecutions\\): 10 for the stages, taken as their accountConcurrency\\. ' +
+          `stage "production": its ${routes.length} API methods and docs routes admit ${fmt(need)} concurrent executions`,
+      ),
     );
+    expect(message).toContain(
+      `stage "production": its functions reserve ${fmt(need)} concurrent executions (reserveConcurrency in "production": each function's need), ` +
+        'above accountConcurrency 10 minus the 10 Lambda keeps unreserved (0). Turn reserveConcurrency off, or: ',
+    );
+    expect(message).toContain(CAPACITY_CHOICES);
+    expect(message).toMatch(new RegExp(`Or, knowing the account better, deploy with ${SKIP_CHECK_FLAG}\\.$`));
     const short = checkAccountConcurrency('production', reserving, account(need + 99));
     expect(short.verdict).toBe('stop');
-    expect(short.message).toContain('leaves fewer than 100 in this account');
+    expect(short.message).toContain('minus the 100 Lambda keeps unreserved');
   });
 
   it("counts the stage's own reservations as its to replace on an update, and other functions' as taken", () => {
@@ -55,7 +60,7 @@ describe('the account check before a deploy', () => {
     expect(checkAccountConcurrency('production', reserving, { ...update, reservedNow: {} }).verdict).toBe('stop');
     const crowded = checkAccountConcurrency('production', reserving, account(1000, 100));
     expect(crowded.message).toContain('other functions reserve 900 of it and 100 are unreserved');
-    expect(crowded.message).toContain(`quota to at least ${fmt(900 + need + 100)}`);
+    expect(checkAccountConcurrency('production', reserving, update).message).toBe('');
   });
 
   it('counts every stage that may share the account, as the synth does, and stops a stage that reserves nothing where they do not fit', () => {
@@ -65,13 +70,13 @@ describe('the account check before a deploy', () => {
     const { verdict, message } = checkAccountConcurrency('production', [staging, production], account(need + 50, need));
     expect(verdict).toBe('stop');
     expect(message).toBe(
-      `Not deploying production: stages "staging" and "production" share an account: their methods admit ${fmt(stagingNeed)} + ${fmt(need)} = ${fmt(stagingNeed + need)} ` +
-        'concurrent executions (apiConcurrency at most, plus docsThrottlingBurstLimit + docsThrottlingRateLimit × functionDurationMs per docs route; ' +
-        "API Gateway's throttles are best-effort targets, not exact ceilings), " +
-        `but the account's Lambda quota of concurrent executions in this region (AccountLimit.ConcurrentExecutions) is ${fmt(need + 50)}, ` +
-        `other functions reserve 50 of it and ${fmt(need)} are unreserved (UnreservedConcurrentExecutions): bursts above ${fmt(need)} would get 503. ` +
-        `Raise the account's "Concurrent executions" quota to at least ${fmt(need + 50 + stagingNeed)} (Service Quotas; docs/operators.md), ` +
-        `or lower apiConcurrency; or, knowing the account better, deploy with ${SKIP_CHECK_FLAG}.`,
+      "Not deploying production: the account's Lambda quota of concurrent executions in this region (AccountLimit.ConcurrentExecutions) " +
+        `is ${fmt(need + 50)}, other functions reserve 50 of it and ${fmt(need)} are unreserved (UnreservedConcurrentExecutions): ` +
+        `${fmt(need)} for the stages, taken as their accountConcurrency. ` +
+        `stages "staging" and "production" share an account: their ${routes.length} API methods and docs routes admit ${fmt(stagingNeed)} + ${fmt(need)} = ${fmt(stagingNeed + need)} ` +
+        'concurrent executions (B + ⌈r × functionDurationMs⌉ per method: B = ⌊methodRateLimit × burstSeconds⌋ and r = methodRateLimit on each API method, ' +
+        "the docs throttle on each docs route; API Gateway's throttles are best-effort targets, not exact ceilings), " +
+        `above accountConcurrency ${fmt(need)}. ${CAPACITY_CHOICES} Or, knowing the account better, deploy with ${SKIP_CHECK_FLAG}.`,
     );
     // Staging's reservations are the stages' own to use, not another function's.
     const reservedByStaging = account(stagingNeed + need, need, { staging: stagingNeed });
@@ -79,10 +84,10 @@ describe('the account check before a deploy', () => {
   });
 
   it("stops on an account of accountConcurrency's quota exactly when the synth refuses the settings", () => {
-    for (const apiConcurrency of [100, 400, 600, 900, 3000]) {
-      const stages = [staging, { ...production, apiConcurrency }];
+    for (const methodRateLimit of [20, 50, 100, 200, 800]) {
+      const stages = [staging, { ...production, methodRateLimit }];
       const stopped = checkAccountConcurrency('production', stages, account(production.accountConcurrency)).verdict === 'stop';
-      expect(stopped, `production.apiConcurrency ${apiConcurrency}`).toBe(capacityProblems(stages).length > 0);
+      expect(stopped, `production.methodRateLimit ${methodRateLimit}`).toBe(capacityProblems(stages).length > 0);
     }
   });
 });
@@ -156,7 +161,8 @@ describe('the deploy scripts against an account', () => {
     const { code, stderr } = await deploy();
     expect(code).toBe(1);
     expect(calls).toContain('GET /2016-08-19/account-settings');
-    expect(stderr).toMatch(/^Not deploying production: stages "staging" and "production" share an account/);
+    expect(stderr).toMatch(/^Not deploying production: the account's Lambda quota/);
+    expect(stderr).toContain('stages "staging" and "production" share an account');
     expect(stderr).toContain('(AccountLimit.ConcurrentExecutions) is 10, other functions reserve 0 of it and 10 are unreserved');
     expect(stderr).toContain(`deploy with ${SKIP_CHECK_FLAG}`);
     expect(stderr).not.toMatch(/Subprocess exited/);

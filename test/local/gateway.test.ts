@@ -35,7 +35,7 @@ import { GATEWAY_MAX_BODY_BYTES } from '#lib/http/gateway-errors.ts';
 import { getPet } from '#lib/operations/get-pet.ts';
 import { openApiMappingTemplate } from '#lib/openapi/serve.ts';
 import { functionIds } from '#lib/operations.ts';
-import { API_BASE_PATH, allowedMethods, resources, routes } from '#lib/routes.ts';
+import { API_BASE_PATH, allowedMethods, resources } from '#lib/routes.ts';
 import { DOCS_THROTTLED_METHODS, stageCapacity } from '../../infra/cdk/capacity.ts';
 import { readStageSettings } from '../../infra/cdk/stages.ts';
 
@@ -293,12 +293,14 @@ describe("a web ACL's rules, from the template", () => {
   let withAcl: RestApiDefinition;
   let template: CfnTemplate;
   beforeAll(async () => {
-    // r = B = 10 (a share of 10 + ⌈10 × 0.2 s⌉ = 12 each), a 1 % share: WAF's floor per key and per address, below each method's bucket.
+    // r = B = 10: 16 a minute per key and per address, 10 per address on the docs routes, below each method's bucket.
     template = await synthesizeStageTemplate('staging', {
-      'staging.apiConcurrency': String(12 * routes.length),
+      'staging.methodRateLimit': '10',
       'staging.burstSeconds': '1',
       'staging.functionDurationMs': '200',
-      'staging.clientSharePercent': '1',
+      'staging.perKeyPerMinute': '16',
+      'staging.perSourcePerMinute': '16',
+      'staging.docsPerSourcePerMinute': '10',
     });
     synthesized = readRestApi(template);
     // The tests below count to these: an address may make more requests than one key.
@@ -660,10 +662,10 @@ describe('reserved concurrency, from the template', () => {
   // A well-formed key: the stage's web ACL answers a keyless request at the edge.
   const keyed = { Authorization: `Bearer ${generateApiKey()}` };
   beforeAll(async () => {
-    // Each function reserves its need: list-pets r = B = 20, 20 + ⌈20 × 0.1 s⌉ = 22, its share.
+    // Each function reserves its need: list-pets r = B = 20, 20 + ⌈20 × 0.1 s⌉ = 22.
     reserving = readRestApi(
       await synthesizeStageTemplate('staging', {
-        'staging.apiConcurrency': String(22 * routes.length),
+        'staging.methodRateLimit': '20',
         'staging.burstSeconds': '1',
         'staging.functionDurationMs': '100',
         'staging.reserveConcurrency': 'true',

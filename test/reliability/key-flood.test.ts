@@ -25,8 +25,8 @@ const { rateLimit: r, burstLimit: B } = model.apiThrottle;
 const perAddress = Math.floor((0.975 * model.webAcl.perIpPerMinute) / 60 / 0.5) * 0.5;
 /** Enough addresses to ask for 2.5 times the method's rate. */
 const addresses = Array.from({ length: Math.ceil((2.5 * r) / perAddress) }, (_, i) => `127.0.1.${i + 1}`);
-/** The real key asks for its client share of the rate, well inside every limit. */
-const realRate = (r * readStageSettings('staging', () => undefined).clientSharePercent) / 100;
+/** The real key asks for its minute's limit past one burst, as a rate, well inside every limit. */
+const realRate = (model.webAcl.perKeyPerMinute - B) / 60;
 /** Long past the burst: the bucket's B lasts B ÷ (demand − r) seconds of the flood. */
 const seconds = Math.ceil((6 * B) / (addresses.length * perAddress - r));
 const LISTING = '/pets?limit=100&status=available';
