@@ -4,6 +4,7 @@
  * through CodeDeploy.
  */
 import { CfnOutput, RemovalPolicy, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { LambdaApplication, LambdaDeploymentConfig, LambdaDeploymentGroup } from 'aws-cdk-lib/aws-codedeploy';
 import { Alias, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -148,6 +149,8 @@ export class PetStoreStack extends Stack {
       ...(this.liveAliases ? { liveAliases: this.liveAliases } : {}),
       tables: this.tables.all,
     });
+    // The automatic blocks' alarm tells whoever the stage's alarms tell.
+    if (this.monitoring.topic) this.api.edgeBlocks?.alarm.addAlarmAction(new SnsAction(this.monitoring.topic));
     this.dashboard = new StageDashboard(this, 'Dashboard', {
       api: apiNames,
       routes,
