@@ -64,6 +64,11 @@ afterAll(async () => {
   await store?.close();
 });
 
+/**
+ * One connection a request: over a long phase a kept-alive socket left idle in the client's pool
+ * past the server's keep-alive timeout can be reused as the server closes it (ECONNRESET).
+ */
+const CLOSE = { Connection: 'close' };
 const pct = (x: number) => `${(100 * x).toFixed(0)} %`;
 const rule = floodRule([]);
 
@@ -102,12 +107,12 @@ async function wave(w: number, url: string, seconds: number, stack: LocalStack) 
   const keyReads = () => proxy.calls.filter((c) => c.operation === 'GetItem' && c.tableName === stack?.tableNames.apiKeys).length;
   const readsBefore = keyReads();
   const [real, ...made] = await Promise.all([
-    paced(realRate * seconds, realRate, () => getFrom('127.0.0.2', url, { Authorization: `Bearer ${apiKey}` }), { jitter: true }),
+    paced(realRate * seconds, realRate, () => getFrom('127.0.0.2', url, { Authorization: `Bearer ${apiKey}`, ...CLOSE }), { jitter: true }),
     ...addresses.map((from) =>
       paced(
         perAddress * seconds,
         perAddress,
-        () => getFrom(from.replace('127.0.1.', `127.0.${w + 1}.`), url, { Authorization: `Bearer ${generateApiKey()}` }),
+        () => getFrom(from.replace('127.0.1.', `127.0.${w + 1}.`), url, { Authorization: `Bearer ${generateApiKey()}`, ...CLOSE }),
         {
           jitter: true,
         },

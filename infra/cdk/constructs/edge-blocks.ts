@@ -48,6 +48,7 @@ export interface EdgeBlocksProps {
   readonly logLevel: LogLevel;
   readonly logRetention: RetentionDays;
   readonly logRemovalPolicy: RemovalPolicy;
+  readonly tracing: boolean;
 }
 
 export class EdgeBlocks extends Construct {
@@ -67,6 +68,7 @@ export class EdgeBlocks extends Construct {
       logRetention: props.logRetention,
       logRemovalPolicy: props.logRemovalPolicy,
       logGroupClass: logGroupClass({ metricFilters: false }),
+      tracing: props.tracing,
       environment: {
         [FLOOD_ENV.rule]: JSON.stringify(props.rule),
         [FLOOD_ENV.ipSetName]: ipSet.name ?? '',

@@ -243,6 +243,7 @@ export class PetStoreApi extends Construct {
         logLevel: settings.logLevel,
         logRetention: props.logRetention,
         logRemovalPolicy: props.logRemovalPolicy,
+        tracing: settings.tracing,
       });
     }
 
