@@ -11,6 +11,7 @@ import { operations as apiOperations } from '../operations.ts';
 import type { HeaderId, HttpMethod, Operation } from '../operations/operation.ts';
 import {
   DEPRECATION_HEADERS,
+  EDGE_BARE_STATUSES,
   EDGE_MADE_STATUSES,
   ERROR_DESCRIPTIONS,
   ERROR_HEADERS,
@@ -133,12 +134,14 @@ function errorResponses(
   const responses: Record<string, ResponseObject> = {};
   for (const [status, statusCodes] of byStatus) {
     const [gateway, edge] = [GATEWAY_MADE_STATUSES.get(status), EDGE_MADE_STATUSES.has(status)];
-    const own = operationHeaders.map((id): HeaderUse => (gateway ? { id, required: false } : id));
+    const bare = gateway !== undefined || EDGE_BARE_STATUSES.has(status);
+    const own = operationHeaders.map((id): HeaderUse => (bare ? { id, required: false } : id));
     const meaning = (code: ErrorCode) => meanings[code] ?? ERROR_DESCRIPTIONS[code];
     responses[String(status)] = {
       description: [
         ...statusCodes.map(meaning),
         ...(gateway && own.length > 0 ? [`API Gateway's own answer (${gateway}) lacks the operation's own headers.`] : []),
+        ...(!gateway && bare && own.length > 0 ? ["The web ACL's answer lacks the operation's own headers."] : []),
         ...(edge
           ? [
               "The stage's web ACL (AWS WAF) can give this status too, before API Gateway: its answer has no `X-Request-Id` (WAF sends static headers only).",
