@@ -122,8 +122,6 @@ export function stageCapacity(settings: CapacitySettings) {
       perKeyPerMinute: perKey,
       perIpPerMinute: perKey,
       docsPerIpPerMinute: Math.max(WAF_MINIMUM_LIMIT, minute(settings.docsThrottlingRateLimit), DOCS_PAGE_LOAD_REQUESTS),
-      /** A body over the service's limit is always refused: WAF's floor of them, to a function, per address. */
-      oversizeBodiesPerIpPerMinute: WAF_MINIMUM_LIMIT,
     },
     /** C ÷ d: the requests per second the account's concurrency carries at the duration budget. */
     accountRequestsPerSecond: Math.floor(settings.accountConcurrency / (settings.functionDurationMs / 1000)),

@@ -29,25 +29,16 @@ export interface RequestLine {
   readonly status: number;
 }
 
-interface Window {
-  start: number;
-  refused: number;
-  passed: number;
-}
-
 export class FloodDetector {
   readonly #rule: FloodRule;
-  readonly #exempt = new BlockList();
-  readonly #windows = new Map<string, Window>();
+  readonly #exempt: BlockList;
+  readonly #windows = new Map<string, { start: number; refused: number; passed: number }>();
   /** Blocked address → when its block ends (ms). */
   readonly #blocked = new Map<string, number>();
 
   constructor(rule: FloodRule) {
     this.#rule = rule;
-    for (const cidr of rule.exempt) {
-      const [address = '', prefix] = cidr.split('/');
-      this.#exempt.addSubnet(address, Number(prefix), isIPv4(address) ? 'ipv4' : 'ipv6');
-    }
+    this.#exempt = blockListOf(rule.exempt);
   }
 
   get blocked(): string[] {
@@ -94,6 +85,16 @@ export class FloodDetector {
     for (const address of due) this.#blocked.delete(address);
     return due;
   }
+}
+
+/** CIDR blocks of either address version, as one list. */
+export function blockListOf(cidrs: readonly string[]): BlockList {
+  const list = new BlockList();
+  for (const cidr of cidrs) {
+    const [address = '', prefix] = cidr.split('/');
+    list.addSubnet(address, Number(prefix), isIPv4(address) ? 'ipv4' : 'ipv6');
+  }
+  return list;
 }
 
 /** An address as an IP set holds it: one host. */

@@ -110,7 +110,6 @@ describe('the capacity model', () => {
       perIpPerMinute: perKey,
       docsPerIpPerMinute: 30,
       // A body over the service's limit is refused anyway: WAF's floor of them per address.
-      oversizeBodiesPerIpPerMinute: WAF_MINIMUM_LIMIT,
     });
     expect(stageCapacity({ ...base, clientSharePercent: 25 }).webAcl.perKeyPerMinute).toBe(b + Math.ceil(0.25 * 60 * r));
     // Never below WAF's floor, nor below one load of the reference page: one request a second per method.
@@ -121,7 +120,6 @@ describe('the capacity model', () => {
       perKeyPerMinute: WAF_MINIMUM_LIMIT,
       perIpPerMinute: WAF_MINIMUM_LIMIT,
       docsPerIpPerMinute: WAF_MINIMUM_LIMIT,
-      oversizeBodiesPerIpPerMinute: WAF_MINIMUM_LIMIT,
     });
     expect(DOCS_PAGE_LOAD_REQUESTS).toBeLessThanOrEqual(WAF_MINIMUM_LIMIT);
   });

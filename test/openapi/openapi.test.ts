@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { blockListOf } from '#lib/edge/flood-detector.ts';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startLocalApi, type LocalApi } from '../../infra/local/api-server.ts';
 import { type ProxyHandler, sourceStageApi } from '../../infra/local/stage-api.ts';
@@ -259,7 +260,7 @@ describe('the document', () => {
     // The edge's 413 is not among the statuses without X-Request-Id: it sends a static one.
     expect(new Set(rules.map((rule) => rule.response.status))).toEqual(new Set([...EDGE_MADE_STATUSES, 413]));
     // The request below comes from an address the automatic blocks hold.
-    stage.webAcl?.floodBlocking?.ipSet.replace(['192.0.2.1/32']);
+    if (stage.webAcl?.floodBlocking) stage.webAcl.floodBlocking.ipSet.list = blockListOf(['192.0.2.1/32']);
     const names = (headers: Iterable<string>) => new Set([...headers].map((name) => name.toLowerCase()));
     // What the stage's template makes API Gateway and AWS WAF send, for a request to `op` without a key.
     const gatewaySends = (status: number) =>

@@ -11,7 +11,7 @@
  */
 import { deflateSync, gzipSync } from 'node:zlib';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { FloodDetector, hostCidr } from '#lib/edge/flood-detector.ts';
+import { blockListOf, FloodDetector, hostCidr } from '#lib/edge/flood-detector.ts';
 import { preferredCoding } from '#lib/http/content-coding.ts';
 import { toProxyEvent, type GatewayRequest } from './proxy-event.ts';
 import { headerIn, headerOf } from './headers.ts';
@@ -159,7 +159,7 @@ export class LocalRestApi {
     const at = now();
     const resourcePath = 'resource' in routed ? routed.resource.path : '';
     const blocked = detector.observe({ sourceIp: head.sourceIp, httpMethod: head.method, resourcePath, status }, at);
-    if (blocked || detector.expire(at).length > 0) ipSet.replace(detector.blocked.map(hostCidr));
+    if (blocked || detector.expire(at).length > 0) ipSet.list = blockListOf(detector.blocked.map(hostCidr));
   }
 
   async #answer(routed: Routed, head: RequestHead, body: Buffer): Promise<APIGatewayProxyResult> {

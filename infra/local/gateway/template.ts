@@ -5,8 +5,8 @@
  * evaluate; any other is refused at load), and the functions the integrations invoke. Nothing here
  * knows the Pet Store's routes: whatever the CDK app synthesizes is what local mode serves.
  */
-import { BlockList, isIPv4 } from 'node:net';
-import { FLOOD_ENV, type FloodRule } from '#lib/edge/flood-detector.ts';
+import type { BlockList } from 'node:net';
+import { blockListOf, FLOOD_ENV, type FloodRule } from '#lib/edge/flood-detector.ts';
 
 export interface CfnTemplate {
   readonly Resources: Readonly<Record<string, CfnResource>>;
@@ -138,25 +138,9 @@ export interface WebAclDefinition {
   readonly floodBlocking?: { readonly rule: FloodRule; readonly ipSet: LocalIpSet };
 }
 
-/** An IP set of the template, whose addresses local mode's automatic blocks replace at run time. */
-export class LocalIpSet {
-  #list = new BlockList();
-
-  constructor(cidrs: readonly string[]) {
-    this.replace(cidrs);
-  }
-
-  replace(cidrs: readonly string[]): void {
-    this.#list = new BlockList();
-    for (const cidr of cidrs) {
-      const [address = '', prefix] = cidr.split('/');
-      this.#list.addSubnet(address, Number(prefix), isIPv4(address) ? 'ipv4' : 'ipv6');
-    }
-  }
-
-  check(address: string, type: 'ipv4' | 'ipv6'): boolean {
-    return this.#list.check(address, type);
-  }
+/** An IP set of the template; local mode's automatic blocks replace its list at run time. */
+export interface LocalIpSet {
+  list: BlockList;
 }
 
 export interface RestApiDefinition {
@@ -412,7 +396,7 @@ function readStatement(where: string, value: unknown, resources: CfnTemplate['Re
       if (set?.Type !== 'AWS::WAFv2::IPSet' || inner.IPSetForwardedIPConfig !== undefined) {
         throw new Error(`${where}: local mode matches the source IP against an IP set of this template only`);
       }
-      const ipSet = ipSets.get(id) ?? new LocalIpSet((set.Properties?.Addresses ?? []) as string[]);
+      const ipSet = ipSets.get(id) ?? { list: blockListOf((set.Properties?.Addresses ?? []) as string[]) };
       ipSets.set(id, ipSet);
       return { ipSet };
     }

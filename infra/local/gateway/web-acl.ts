@@ -32,7 +32,7 @@ export interface InspectedRequest {
   readonly uriPath: string;
   /** The request's header value by name (any case); undefined when absent. */
   readonly header: (name: string) => string | undefined;
-  /** The body's size as its Content-Length declares it (0 without one). */
+  /** The body's size: its Content-Length, or the bytes of a chunked body read (0 without a body). */
   readonly bodyBytes?: number;
 }
 
@@ -77,7 +77,7 @@ export function matches(statement: WafStatement, request: InspectedRequest): boo
   if ('or' in statement) return statement.or.some((s) => matches(s, request));
   if ('not' in statement) return !matches(statement.not, request);
   if ('bodyLargerThan' in statement) return (request.bodyBytes ?? 0) > statement.bodyLargerThan;
-  if ('ipSet' in statement) return statement.ipSet.check(request.sourceIp, isIPv6(request.sourceIp) ? 'ipv6' : 'ipv4');
+  if ('ipSet' in statement) return statement.ipSet.list.check(request.sourceIp, isIPv6(request.sourceIp) ? 'ipv6' : 'ipv4');
   if ('regexMatch' in statement) {
     const value = inspect(statement.regexMatch, request);
     return value !== undefined && statement.regexMatch.pattern.test(value);
