@@ -3,7 +3,6 @@
  * (docs/scaling.md), and every stage setting with its value per stage (docs/operators.md).
  */
 import { statSync } from 'node:fs';
-import { MAX_BODY_SIZE } from '#lib/http/json-body.ts';
 import { largestDocsResponseBytes } from '#lib/openapi/reference-page.ts';
 import {
   apiThrottle,

@@ -39,14 +39,14 @@ describe.each(STAGE_NAMES)('%s automatic blocks', (stage) => {
   });
 
   it('gives the function the rule and the set, and WAF rights to that set only', () => {
-    const variables = (
-      resourcesOf(template, 'AWS::Lambda::Function')[fnId]?.Properties?.Environment as { Variables: Record<string, unknown> }
-    ).Variables;
+    const fn = resourcesOf(template, 'AWS::Lambda::Function')[fnId];
+    const variables = (fn?.Properties?.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {};
     expect(JSON.parse(String(variables[FLOOD_ENV.rule]))).toEqual(floodRule(stack.settings.loadTestSources));
     expect(variables[FLOOD_ENV.ipSetId]).toEqual({ 'Fn::GetAtt': [setId, 'Id'] });
     expect(variables[FLOOD_ENV.ipSetName]).toBe(set.Properties.Name);
     const statements = Object.values(resourcesOf(template, 'AWS::IAM::Policy')).flatMap(
-      (p) => (p.Properties?.PolicyDocument as { Statement: { Action: string | string[]; Resource: unknown }[] }).Statement,
+      (p) =>
+        (p.Properties as { PolicyDocument: { Statement: { Action: string | string[]; Resource: unknown }[] } }).PolicyDocument.Statement,
     );
     const waf = statements.filter((s) => JSON.stringify(s.Action).includes('wafv2:'));
     expect(waf).toEqual([
