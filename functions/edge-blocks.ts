@@ -1,12 +1,11 @@
 /**
  * The stage's access log, through its subscription filter: blocks at the edge, in the IP set this
  * function owns, the addresses the flood detector names, and releases those whose block ended
- * (docs/operators.md, "Automatic blocks"). One instance at a time (reserved concurrency 1) holds
- * the windows; a new one adopts the set's addresses as blocked from its start.
+ * (docs/operators.md, "Automatic blocks"). A new instance adopts the set's addresses as blocked from its start.
  */
 import { gunzipSync } from 'node:zlib';
 import { WAFV2Client } from '@aws-sdk/client-wafv2';
-import { FLOOD_ENV, FloodDetector, type FloodRule, hostCidr } from '#lib/edge/flood-detector.ts';
+import { FLOOD_ENV, FloodDetector, type FloodRule, hostCidr, type RequestLine } from '#lib/edge/flood-detector.ts';
 import { updateIpSet } from '#lib/edge/ip-set.ts';
 
 const rule = JSON.parse(process.env[FLOOD_ENV.rule] ?? '') as FloodRule;
@@ -15,18 +14,13 @@ const detector = new FloodDetector(rule);
 const client = new WAFV2Client({});
 let adopted = false;
 
-interface LogsEvent {
-  /** CloudWatch Logs' batch: base64 of gzipped JSON. A scheduled call has none and only releases. */
-  readonly awslogs?: { readonly data: string };
-}
-
-export const handler = async (event: LogsEvent): Promise<void> => {
+/** `awslogs`: CloudWatch Logs' batch, base64 of gzipped JSON; a scheduled call has none and only releases. */
+export const handler = async (event: { readonly awslogs?: { readonly data: string } }): Promise<void> => {
   const batch = event.awslogs ? JSON.parse(gunzipSync(Buffer.from(event.awslogs.data, 'base64')).toString('utf8')) : { logEvents: [] };
   const blocked: string[] = [];
   for (const { timestamp, message } of batch.logEvents as { timestamp: number; message: string }[]) {
-    const line = JSON.parse(message) as Record<string, string>;
-    const request = { sourceIp: line.sourceIp ?? '', httpMethod: line.httpMethod ?? '', resourcePath: line.resourcePath ?? '' };
-    if (detector.observe({ ...request, status: Number(line.status) }, timestamp)) blocked.push(request.sourceIp);
+    const line = JSON.parse(message) as RequestLine;
+    if (detector.observe(line, timestamp)) blocked.push(line.sourceIp);
   }
   const now = Date.now();
   const released = detector.expire(now);
@@ -34,7 +28,7 @@ export const handler = async (event: LogsEvent): Promise<void> => {
   await updateIpSet(client, ipSet, (current) => {
     if (!adopted)
       detector.block(
-        current.map((cidr) => cidr.split('/')[0] ?? ''),
+        current.map((cidr) => cidr.replace(/\/\d+$/, '')),
         now,
       );
     return detector.blocked.map(hostCidr);

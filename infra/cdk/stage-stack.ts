@@ -149,7 +149,6 @@ export class PetStoreStack extends Stack {
       ...(this.liveAliases ? { liveAliases: this.liveAliases } : {}),
       tables: this.tables.all,
     });
-    // The automatic blocks' alarm tells whoever the stage's alarms tell.
     if (this.monitoring.topic) this.api.edgeBlocks?.alarm.addAlarmAction(new SnsAction(this.monitoring.topic));
     this.dashboard = new StageDashboard(this, 'Dashboard', {
       api: apiNames,

@@ -41,8 +41,7 @@ export interface LocalStackOptions {
   readonly cloudAssembly?: string;
   /** The stage's throttling: default off in source mode, on in bundle mode. */
   readonly throttling?: boolean;
-  /** Source mode: the automatic blocks' clock (a test may run it faster). */
-  readonly edgeClock?: () => number;
+  readonly edgeClock?: () => number; // Source mode: the automatic blocks' clock (a test may run it faster).
   /** Source mode: the stage's template, if already synthesized. */
   readonly template?: CfnTemplate;
   /** Source mode: handlers to use instead of importing `functions/<function id>.ts`. */

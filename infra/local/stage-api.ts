@@ -35,8 +35,7 @@ export interface SourceStageOptions {
   readonly handlers?: SourceHandlers;
   /** Apply the stage's throttling; off by default, so load tests measure the service. */
   readonly throttling?: boolean;
-  /** The automatic blocks' clock, in ms (a test may run it faster). */
-  readonly edgeClock?: () => number;
+  readonly edgeClock?: () => number; // The automatic blocks' clock, in ms (a test may run it faster).
 }
 
 /** A function's handler, from its source module under `functions/`. */

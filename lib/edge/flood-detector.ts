@@ -1,8 +1,7 @@
 /**
- * Which source addresses the edge blocks by itself: those whose requests fail the key check at a
- * rate no client with an issued key produces (docs/scaling.md, "The edge: made-up keys"). Pure:
- * request lines in, addresses to block and to release out. The stage's blocking function
- * (functions/edge-blocks.ts) runs it on the access log, local mode on its own requests.
+ * Which source addresses the edge blocks by itself (docs/scaling.md, "The edge: made-up keys"):
+ * request lines in, addresses to block and release out. functions/edge-blocks.ts runs it on the
+ * access log, local mode on its own requests.
  */
 import { BlockList, isIPv4 } from 'node:net';
 
@@ -21,12 +20,12 @@ export interface FloodRule {
   readonly exempt: readonly string[];
 }
 
-/** What the detector reads of an access log line. */
+/** What the detector reads of an access log line (its status as text there). */
 export interface RequestLine {
   readonly sourceIp: string;
   readonly httpMethod: string;
   readonly resourcePath: string;
-  readonly status: number;
+  readonly status: number | string;
 }
 
 export class FloodDetector {
@@ -52,7 +51,8 @@ export class FloodDetector {
    * they cannot dilute the share.
    */
   observe(line: RequestLine, now: number): boolean {
-    const { sourceIp, status } = line;
+    const { sourceIp } = line;
+    const status = Number(line.status);
     const refused = status === 401;
     const keyed = this.#rule.keyedRoutes.includes(`${line.httpMethod} ${line.resourcePath}`);
     if (!refused && (!keyed || status < 200 || status >= 500 || status === 413 || status === 429)) return false;

@@ -1,8 +1,4 @@
-/**
- * The automation's WAF IP set, replaced whole under WAF's lock token: UpdateIPSet takes the token
- * of the GetIPSet it follows, and a change made in between (another instance) fails with
- * WAFOptimisticLockException, after which the set is read again.
- */
+/** The automatic blocks' IP set, replaced whole under the lock token of the GetIPSet before (docs/operators.md). */
 import { GetIPSetCommand, UpdateIPSetCommand, WAFOptimisticLockException, type WAFV2Client } from '@aws-sdk/client-wafv2';
 
 export interface IpSetId {

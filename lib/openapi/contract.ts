@@ -170,9 +170,6 @@ export const GATEWAY_MADE_STATUSES: ReadonlyMap<number, string> = new Map([
  */
 export const EDGE_MADE_STATUSES: ReadonlySet<number> = new Set([401, 403, 429]);
 
-/** Of those, the statuses the web ACL gives whatever the operation (its blocks): no operation's own headers. */
-export const EDGE_BARE_STATUSES: ReadonlySet<number> = new Set([403]);
-
 /** A header of a response: its id, or its id marked optional on this response. */
 export type HeaderUse = HeaderId | { readonly id: HeaderId; readonly required: false };
 

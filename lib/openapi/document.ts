@@ -11,7 +11,6 @@ import { operations as apiOperations } from '../operations.ts';
 import type { HeaderId, HttpMethod, Operation } from '../operations/operation.ts';
 import {
   DEPRECATION_HEADERS,
-  EDGE_BARE_STATUSES,
   EDGE_MADE_STATUSES,
   ERROR_DESCRIPTIONS,
   ERROR_HEADERS,
@@ -134,7 +133,8 @@ function errorResponses(
   const responses: Record<string, ResponseObject> = {};
   for (const [status, statusCodes] of byStatus) {
     const [gateway, edge] = [GATEWAY_MADE_STATUSES.get(status), EDGE_MADE_STATUSES.has(status)];
-    const bare = gateway !== undefined || EDGE_BARE_STATUSES.has(status);
+    // The web ACL's blocks (403) answer whatever the operation: none of its own headers either.
+    const bare = gateway !== undefined || status === ERROR_CODES.forbidden;
     const own = operationHeaders.map((id): HeaderUse => (bare ? { id, required: false } : id));
     const meaning = (code: ErrorCode) => meanings[code] ?? ERROR_DESCRIPTIONS[code];
     responses[String(status)] = {

@@ -42,7 +42,7 @@ let proxy: FaultProxy;
 const apiKey = generateApiKey();
 let templates: { automatic: CfnTemplate; before: CfnTemplate; after: CfnTemplate };
 /** The detector's clock runs this many times faster than the wall clock. */
-const SCALE = 10;
+const SCALE = 6;
 /** The automatic phases: 3 of the detector's minutes. */
 const automaticSeconds = 180 / SCALE;
 

@@ -240,10 +240,12 @@ export class PetStoreApi extends Construct {
         webAcl,
         accessLogGroup: this.accessLogGroup,
         rule: floodRule(settings.loadTestSources),
-        logLevel: settings.logLevel,
-        logRetention: props.logRetention,
-        logRemovalPolicy: props.logRemovalPolicy,
-        tracing: settings.tracing,
+        fn: {
+          logLevel: settings.logLevel,
+          logRetention: props.logRetention,
+          logRemovalPolicy: props.logRemovalPolicy,
+          tracing: settings.tracing,
+        },
       });
     }
 

@@ -33,8 +33,6 @@ export const TOO_LARGE_BODY_KEY = 'payload_too_large';
 export const RATE_LIMITED_MESSAGE = 'Too many requests from this client. Slow down and retry after the Retry-After delay.';
 /** The request id of the web ACL's 413: its headers are static, and the request reached no function. */
 export const EDGE_REQUEST_ID = 'edge';
-export const FORBIDDEN_MESSAGE = 'This source address is blocked. Retrying will not help: see the API documentation on automatic blocks.';
-export const EDGE_TOO_LARGE_MESSAGE = `The request body is larger than ${MAX_BODY_BYTES} bytes.`;
 export const EDGE_UNAUTHORIZED_MESSAGE = `Missing or malformed API key: send it as "Authorization: ${BEARER_SCHEME} <API_KEY>", the scheme and the key separated by spaces only.`;
 
 const current = operations.filter((o) => !o.deprecation);
@@ -163,10 +161,7 @@ export class WebAcl extends Construct {
   readonly metricName: string;
   /** Each rule's metric name (the `Rule` dimension), in priority order. */
   readonly ruleMetricNames: readonly string[];
-  /**
-   * The IPv4 set of addresses blocked automatically (edge-blocks.ts), written only by that
-   * function: its properties never change, so no deploy updates it (or lifts its blocks).
-   */
+  /** Written by edge-blocks.ts only: its properties never change, so no deploy updates it (or lifts its blocks). */
   readonly automaticBlocks: CfnIPSet;
 
   constructor(scope: Construct, id: string, props: WebAclProps) {
@@ -273,8 +268,14 @@ export class WebAcl extends Construct {
       customResponseBodies: {
         [UNAUTHORIZED_BODY_KEY]: { contentType: 'APPLICATION_JSON', content: errorBody('unauthorized', EDGE_UNAUTHORIZED_MESSAGE) },
         [RATE_LIMITED_BODY_KEY]: { contentType: 'APPLICATION_JSON', content: errorBody('too_many_requests', RATE_LIMITED_MESSAGE) },
-        [FORBIDDEN_BODY_KEY]: { contentType: 'APPLICATION_JSON', content: errorBody('forbidden', FORBIDDEN_MESSAGE) },
-        [TOO_LARGE_BODY_KEY]: { contentType: 'APPLICATION_JSON', content: errorBody('payload_too_large', EDGE_TOO_LARGE_MESSAGE) },
+        [FORBIDDEN_BODY_KEY]: {
+          contentType: 'APPLICATION_JSON',
+          content: errorBody('forbidden', 'This source address is blocked for a time. Do not retry.'),
+        },
+        [TOO_LARGE_BODY_KEY]: {
+          contentType: 'APPLICATION_JSON',
+          content: errorBody('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes.`),
+        },
       },
       // The per-key rule's key is the Authorization header: WAF's log holds only its hash (docs/operators.md).
       dataProtectionConfig: {

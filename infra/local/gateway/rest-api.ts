@@ -147,24 +147,20 @@ export class LocalRestApi {
 
   async answer(routed: Routed, head: RequestHead, body: Buffer): Promise<APIGatewayProxyResult> {
     const route = 'chunked' in routed ? this.route(head, body.length) : routed;
+    if ('chunked' in route) throw new Error('A chunked request is routed once its body is read');
     const result = this.#encode(await this.#answer(route, head, body), head);
-    if (!('edge' in route)) this.#logged(head, route, result.statusCode);
+    // The access log line the automatic blocks read on AWS (the web ACL's own answers have none).
+    if (this.#floods && !('edge' in route)) {
+      const { detector, ipSet, now } = this.#floods;
+      const resourcePath = 'resource' in route ? route.resource.path : '';
+      const line = { sourceIp: head.sourceIp, httpMethod: head.method, resourcePath, status: result.statusCode };
+      if (detector.observe(line, now()) || detector.expire(now()).length > 0) ipSet.list = blockListOf(detector.blocked.map(hostCidr));
+    }
     return result;
   }
 
-  /** The access log line, as the automatic blocks read it on AWS: a block or release changes the web ACL's IP set. */
-  #logged(head: RequestHead, routed: Routed, status: number): void {
-    if (!this.#floods) return;
-    const { detector, ipSet, now } = this.#floods;
-    const at = now();
-    const resourcePath = 'resource' in routed ? routed.resource.path : '';
-    const blocked = detector.observe({ sourceIp: head.sourceIp, httpMethod: head.method, resourcePath, status }, at);
-    if (blocked || detector.expire(at).length > 0) ipSet.list = blockListOf(detector.blocked.map(hostCidr));
-  }
-
-  async #answer(routed: Routed, head: RequestHead, body: Buffer): Promise<APIGatewayProxyResult> {
+  async #answer(routed: Exclude<Routed, { chunked: true }>, head: RequestHead, body: Buffer): Promise<APIGatewayProxyResult> {
     if (routed.answer) return routed.answer;
-    if (routed.chunked) throw new Error('A chunked request is routed once its body is read');
     const { integration } = routed.method;
     if (integration.type === 'MOCK') {
       return (

@@ -1,16 +1,8 @@
 /**
- * A web ACL on the stage, from the template: its rules in priority order, each a rate-based rule
- * or one that blocks what its statement matches; the first rule that blocks answers with its Block
- * response, as a terminating action ends WAF's evaluation. Statements inspect the URI path, the
- * method or one header after their text transformations, the source IP against an IP set, or the
- * body's declared size; a missing header matches nothing and is not counted by a rule that
- * aggregates on it.
- *
- * A rate-based rule counts the requests its scope-down statement matches (all, without one) per
- * aggregation key over its window. The count is a sliding window estimated from the current and
- * the previous fixed window, which weighs recent requests more, as WAF's estimate does. Unlike WAF,
- * which detects a rate with a delay (usually under 30 s) and only near the limit, this blocks the
- * first request over it.
+ * A web ACL on the stage, from the template, as docs/local-mode.md ("The web ACL") describes it: the
+ * first rule that blocks answers with its Block response. A rate-based rule's count is a sliding
+ * window estimated from the current and the previous fixed window, as WAF's estimate is; unlike
+ * WAF, which acts with a delay and only near the limit, this blocks the first request over it.
  */
 import { isIPv6 } from 'node:net';
 import type { InspectedField, TextTransformation, WafStatement, WebAclDefinition, WebAclRule } from './template.ts';
