@@ -156,7 +156,7 @@ export class PetStoreStack extends Stack {
       functions,
       referenceFunction: this.referenceFunction,
       tables: this.tables.all,
-      alarms: this.monitoring.all,
+      alarms: [...this.monitoring.all, ...(this.api.edgeBlocks ? [this.api.edgeBlocks.alarm] : [])],
       serverErrors: this.monitoring.serverErrors,
       accessLogGroupName: this.api.accessLogGroup.logGroupName,
       webAcl: this.api.webAcl,
