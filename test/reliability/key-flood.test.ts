@@ -167,7 +167,8 @@ describe(`${addresses.length} addresses at ${perAddress} req/s each with made-up
     expect(before.madeUpReached).toBeLessThanOrEqual(B + r * seconds * 1.05);
     // One strongly consistent key read per made-up key a function sees (the real key's is cached), none for the bucket's 429s.
     expect(before.keyReads).toBeGreaterThanOrEqual(before.madeUpReached);
-    expect(before.keyReads).toBeLessThanOrEqual(before.madeUpReached + 1);
+    // Plus the real key's first read, by each of its requests in flight before the cache holds it (one or two).
+    expect(before.keyReads).toBeLessThanOrEqual(before.madeUpReached + 2);
     // After: the edge answers every flooding request; nothing of it reaches the bucket, a function or the store.
     expect(after.madeUp403).toBe(after.madeUpSent);
     expect(after.keyReads).toBeLessThanOrEqual(1);
