@@ -90,8 +90,6 @@ export function stageCapacity(settings: CapacitySettings, operations: readonly A
       perKeyPerMinute: settings.perKeyPerMinute,
       perIpPerMinute: settings.perSourcePerMinute,
       docsPerIpPerMinute: settings.docsPerSourcePerMinute,
-      /** A body over the service's limit is always refused: WAF's floor of them, to a function, per address. */
-      oversizeBodiesPerIpPerMinute: WAF_MINIMUM_LIMIT,
     },
     /** C ÷ d: the requests per second the account's concurrency carries at the duration budget. */
     accountRequestsPerSecond: Math.floor(settings.accountConcurrency / (settings.functionDurationMs / 1000)),

@@ -4,6 +4,7 @@
  * through CodeDeploy.
  */
 import { CfnOutput, RemovalPolicy, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { LambdaApplication, LambdaDeploymentConfig, LambdaDeploymentGroup } from 'aws-cdk-lib/aws-codedeploy';
 import { Alias, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -148,13 +149,14 @@ export class PetStoreStack extends Stack {
       ...(this.liveAliases ? { liveAliases: this.liveAliases } : {}),
       tables: this.tables.all,
     });
+    if (this.monitoring.topic) this.api.edgeBlocks?.alarm.addAlarmAction(new SnsAction(this.monitoring.topic));
     this.dashboard = new StageDashboard(this, 'Dashboard', {
       api: apiNames,
       routes,
       functions,
       referenceFunction: this.referenceFunction,
       tables: this.tables.all,
-      alarms: this.monitoring.all,
+      alarms: [...this.monitoring.all, ...(this.api.edgeBlocks ? [this.api.edgeBlocks.alarm] : [])],
       serverErrors: this.monitoring.serverErrors,
       accessLogGroupName: this.api.accessLogGroup.logGroupName,
       webAcl: this.api.webAcl,

@@ -3,7 +3,6 @@
  * every stage setting with its value per stage and what it does, from its record (docs/operators.md).
  */
 import { statSync } from 'node:fs';
-import { MAX_BODY_SIZE } from '#lib/http/json-body.ts';
 import { largestDocsResponseBytes } from '#lib/openapi/reference-page.ts';
 import {
   comparedWith,
@@ -84,7 +83,6 @@ export function stageCapacityTable(): string {
       (s, c) =>
         waf(c.webAcl.docsPerIpPerMinute, minuteAdmission({ rateLimit: s.docsThrottlingRateLimit, burstLimit: s.docsThrottlingBurstLimit })),
     ],
-    [`WAF bodies over ${MAX_BODY_SIZE} per source address`, (_, c) => `${fmt(c.webAcl.oversizeBodiesPerIpPerMinute)}/min`],
     [
       'addresses at the per-address limit that fill one API method, ⌈r × 60 ÷ that limit⌉',
       (_, c) => fmt(Math.ceil((c.apiThrottle.rateLimit * 60) / c.webAcl.perIpPerMinute)),

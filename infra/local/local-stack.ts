@@ -41,6 +41,7 @@ export interface LocalStackOptions {
   readonly cloudAssembly?: string;
   /** The stage's throttling: default off in source mode, on in bundle mode. */
   readonly throttling?: boolean;
+  readonly edgeClock?: () => number; // Source mode: the automatic blocks' clock (a test may run it faster).
   /** Source mode: the stage's template, if already synthesized. */
   readonly template?: CfnTemplate;
   /** Source mode: handlers to use instead of importing `functions/<function id>.ts`. */
@@ -142,6 +143,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
           ...(options.template ? { template: options.template } : {}),
           ...(options.handlers ? { handlers: options.handlers } : {}),
           ...(options.throttling === undefined ? {} : { throttling: options.throttling }),
+          ...(options.edgeClock ? { edgeClock: options.edgeClock } : {}),
         });
     api = await startLocalApi({ api: stageApi.api, port: options.port ?? 0 });
     const infoFile = dataDir === IN_MEMORY || options.dynamodbEndpoint ? undefined : path.resolve(dataDir, SERVER_INFO_FILE);

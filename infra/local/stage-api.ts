@@ -35,6 +35,7 @@ export interface SourceStageOptions {
   readonly handlers?: SourceHandlers;
   /** Apply the stage's throttling; off by default, so load tests measure the service. */
   readonly throttling?: boolean;
+  readonly edgeClock?: () => number; // The automatic blocks' clock, in ms (a test may run it faster).
 }
 
 /** A function's handler, from its source module under `functions/`. */
@@ -49,7 +50,7 @@ export async function sourceStageApi(options: SourceStageOptions = {}): Promise<
   const modules = [...new Set([...definition.functions.values()].map((fn) => sourceModuleOf(fn, definition)))];
   const handlers = await loadSourceHandlers(modules, importHandler, options.handlers);
   return {
-    api: limitedApi(definition, sourceInvoker(definition, handlers), options.throttling ?? false),
+    api: limitedApi(definition, sourceInvoker(definition, handlers), options.throttling ?? false, options.edgeClock),
     close: async () => undefined,
   };
 }
@@ -113,9 +114,10 @@ export function bundleStageApi(options: BundleStageOptions): StageApi {
 }
 
 /** The gateway over the functions, with the stage's limits on or off: the web ACL, the methods' throttles and the reservations. */
-function limitedApi(definition: RestApiDefinition, invoke: FunctionInvoker, limits: boolean): LocalRestApi {
+function limitedApi(definition: RestApiDefinition, invoke: FunctionInvoker, limits: boolean, edgeClock?: () => number): LocalRestApi {
   return new LocalRestApi(definition, limits ? withReservedConcurrency(invoke) : invoke, {
     throttling: limits,
+    ...(edgeClock ? { edgeClock } : {}),
     maxBodyBytes: GATEWAY_MAX_BODY_BYTES,
   });
 }

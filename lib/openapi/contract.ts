@@ -46,7 +46,7 @@ export const INFO: InfoObject = {
   description:
     'The HTTP and JSON interface of the Pet Store service. Every operation needs an API key, sent as ' +
     '`Authorization: Bearer <API_KEY>`. Every error is an `Error` object as `application/json`, and every ' +
-    "answer of the stage carries `X-Request-Id` (the web ACL's 401 and 429, made before the stage, do not). " +
+    "answer of the stage carries `X-Request-Id` (the web ACL's 401, 403 and 429, made before the stage, do not; its 413 carries `edge`). " +
     'A request that matches no operation is answered by the gateway, whatever its `Content-Type`: ' +
     `\`${GATEWAY_RESPONSES_EXTENSION}\` gives those answers (an unknown path: 404; a known path with another ` +
     `method: 405). This document is served, without authentication, at \`${API_BASE_PATH}${OPENAPI_DOCUMENT_PATH}\`; ` +
@@ -114,7 +114,8 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   too_many_requests:
     "`too_many_requests`: the stage's throttle (API Gateway) or a per-client limit of the stage's web ACL (AWS WAF) refused the request; retry after `Retry-After` seconds.",
   internal_error: '`internal_error`: an unexpected error. It is logged under the request id; quote `X-Request-Id` when reporting it.',
-  forbidden: '`forbidden`: refused by the gateway itself (no operation of this API answers 403 today).',
+  forbidden:
+    "`forbidden`: the stage's web ACL blocks the source address: automatically, for a time, after many requests failing the key check, or by the operator. Do not retry.",
   gateway_timeout:
     '`gateway_timeout`: the function did not answer within the gateway timeout (it is bounded at 10 s, so this should not happen).',
   service_unavailable:
@@ -146,8 +147,8 @@ export const ERROR_HEADERS: Partial<Record<ErrorCode, HeaderId>> = {
   service_unavailable: 'RetryAfter',
 };
 
-/** The codes every operation can be answered with besides its function's: the throttles'. */
-export const EVERY_OPERATION_ERRORS = ['too_many_requests'] as const satisfies readonly ErrorCode[];
+/** The codes every operation can be answered with besides its function's: the throttles' and the web ACL's blocks. */
+export const EVERY_OPERATION_ERRORS = ['too_many_requests', 'forbidden'] as const satisfies readonly ErrorCode[];
 
 /**
  * Statuses API Gateway can also answer by itself for a route (infra/cdk/constructs/gateway-responses.ts),
@@ -162,11 +163,12 @@ export const GATEWAY_MADE_STATUSES: ReadonlyMap<number, string> = new Map([
 
 /**
  * Statuses the stage's web ACL (AWS WAF) answers for an operation before API Gateway sees the request
- * (infra/cdk/constructs/web-acl.ts): 401 to a request without a well-formed key, 429 past a
- * per-client limit. A WAF custom response carries static headers only: no `X-Request-Id` (a
+ * (infra/cdk/constructs/web-acl.ts): 401 to a request without a well-formed key, 403 from a blocked
+ * address, 413 to a body over the limit (with the static `X-Request-Id` of infra/cdk/constructs/web-acl.ts,
+ * which 1.1.0 requires there), 429 past a per-client limit. A WAF custom response carries static headers only: no `X-Request-Id` (a
  * deprecated operation's 401 rule sends its deprecation headers: infra/cdk/constructs/web-acl.ts).
  */
-export const EDGE_MADE_STATUSES: ReadonlySet<number> = new Set([401, 429]);
+export const EDGE_MADE_STATUSES: ReadonlySet<number> = new Set([401, 403, 429]);
 
 /** A header of a response: its id, or its id marked optional on this response. */
 export type HeaderUse = HeaderId | { readonly id: HeaderId; readonly required: false };

@@ -133,12 +133,15 @@ function errorResponses(
   const responses: Record<string, ResponseObject> = {};
   for (const [status, statusCodes] of byStatus) {
     const [gateway, edge] = [GATEWAY_MADE_STATUSES.get(status), EDGE_MADE_STATUSES.has(status)];
-    const own = operationHeaders.map((id): HeaderUse => (gateway ? { id, required: false } : id));
+    // The web ACL's blocks (403) answer whatever the operation: none of its own headers either.
+    const bare = gateway !== undefined || status === ERROR_CODES.forbidden;
+    const own = operationHeaders.map((id): HeaderUse => (bare ? { id, required: false } : id));
     const meaning = (code: ErrorCode) => meanings[code] ?? ERROR_DESCRIPTIONS[code];
     responses[String(status)] = {
       description: [
         ...statusCodes.map(meaning),
         ...(gateway && own.length > 0 ? [`API Gateway's own answer (${gateway}) lacks the operation's own headers.`] : []),
+        ...(!gateway && bare && own.length > 0 ? ["The web ACL's answer lacks the operation's own headers."] : []),
         ...(edge
           ? [
               "The stage's web ACL (AWS WAF) can give this status too, before API Gateway: its answer has no `X-Request-Id` (WAF sends static headers only).",

@@ -257,20 +257,22 @@ describe.each(STAGE_NAMES)('%s REST API', (stage: StageName) => {
     expect(format.toLowerCase()).not.toMatch(/authorization|header|apikey|api_key/);
     const logGroupId = stageResource?.Properties.AccessLogSetting.DestinationArn['Fn::GetAtt'][0] as string;
     expect(template.toJSON().Resources[logGroupId].Properties).toMatchObject({
-      // Infrequent Access: nothing filters metrics from it; the dashboard queries it with Logs Insights.
-      LogGroupName: `/aws/apigateway/PetStore-${stage}/access/infrequent-access`,
-      LogGroupClass: 'INFREQUENT_ACCESS',
+      // Standard: the automatic blocks subscribe to it (test/cdk/edge-blocks.test.ts), which Infrequent Access cannot.
+      LogGroupName: `/aws/apigateway/PetStore-${stage}/access`,
+      LogGroupClass: 'STANDARD',
     });
   });
 
-  it('subscribes nothing to its logs', () => {
-    expect(Object.keys(all(template, 'AWS::Logs::SubscriptionFilter'))).toEqual([]);
+  it('subscribes only the automatic blocks to its logs', () => {
+    expect(Object.values(all(template, 'AWS::Logs::SubscriptionFilter')).map((f) => f.Properties.DestinationArn)).toEqual([
+      { 'Fn::GetAtt': [logicalId(stack.api.edgeBlocks?.function), 'Arn'] },
+    ]);
   });
 
-  it('is a regional API without the RestApi default Endpoint output', () => {
+  it('is a regional API on IPv4, without the RestApi default Endpoint output', () => {
     template.hasResourceProperties('AWS::ApiGateway::RestApi', {
       Name: `PetStore-${stage}`,
-      EndpointConfiguration: { Types: ['REGIONAL'] },
+      EndpointConfiguration: { Types: ['REGIONAL'], IpAddressType: 'ipv4' },
     });
     expect(Object.keys(template.toJSON().Outputs ?? {}).some((id) => id.includes('Endpoint'))).toBe(false);
   });

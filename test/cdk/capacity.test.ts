@@ -88,7 +88,6 @@ describe('the capacity model', () => {
       perIpPerMinute: 400,
       docsPerIpPerMinute: 30,
       // A body over the service's limit is refused anyway: WAF's floor of them per address.
-      oversizeBodiesPerIpPerMinute: WAF_MINIMUM_LIMIT,
     });
     expect(clientLimitProblems(base)).toEqual([]);
     expect(clientLimitProblems({ ...base, perKeyPerMinute: 3101, perSourcePerMinute: WAF_MINIMUM_LIMIT - 1 })).toEqual([
@@ -190,11 +189,11 @@ describe('a fourth operation, appended to the route table', () => {
     const [staging, production] = stages.map((s) => stageCapacity(s));
     expect([staging?.apiThrottle, staging?.webAcl]).toEqual([
       { rateLimit: 50, burstLimit: 100 },
-      { perKeyPerMinute: 400, perIpPerMinute: 400, docsPerIpPerMinute: 30, oversizeBodiesPerIpPerMinute: 10 },
+      { perKeyPerMinute: 400, perIpPerMinute: 400, docsPerIpPerMinute: 30 },
     ]);
     expect([production?.apiThrottle, production?.webAcl]).toEqual([
       { rateLimit: 100, burstLimit: 150 },
-      { perKeyPerMinute: 750, perIpPerMinute: 750, docsPerIpPerMinute: 30, oversizeBodiesPerIpPerMinute: 10 },
+      { perKeyPerMinute: 750, perIpPerMinute: 750, docsPerIpPerMinute: 30 },
     ]);
     for (const c of [staging, production]) {
       expect(c?.methods.filter((m) => m.functionId === DOCS_FUNCTION).map((m) => [m.rateLimit, m.burstLimit])).toEqual(

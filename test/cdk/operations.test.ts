@@ -164,7 +164,8 @@ describe.each(STAGE_NAMES)('%s alarms', (stage) => {
   it('has the expected number of alarms', () => {
     // The canary's four per function in production only; each route function's at-throttle.
     const canary = stage === 'production' ? 4 * functionIds.length : 0;
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 2 + 2 * (functionIds.length + 1) + functionIds.length + allTables.length + canary);
+    // And the automatic blocks' (test/cdk/edge-blocks.test.ts).
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 3 + 2 * (functionIds.length + 1) + functionIds.length + allTables.length + canary);
   });
 });
 
@@ -476,12 +477,13 @@ describe.each(STAGE_NAMES)('%s outputs', (stage) => {
 describe('custom domain from context', () => {
   const template = customised.templates.production;
 
-  it('maps the stage at the root of a regional TLS 1.2 domain', () => {
+  it("maps the stage at the root of a regional domain with the endpoint's TLS 1.2-or-1.3 policy", () => {
     template.hasResourceProperties('AWS::ApiGateway::DomainName', {
       DomainName: domain.domainName,
       RegionalCertificateArn: domain.certificateArn,
       EndpointConfiguration: { Types: ['REGIONAL'] },
-      SecurityPolicy: 'TLS_1_2',
+      SecurityPolicy: 'SecurityPolicy_TLS13_1_2_PQ_2025_09',
+      EndpointAccessMode: 'STRICT',
     });
     const [mapping] = Object.values(resourcesOf(template, 'AWS::ApiGateway::BasePathMapping'));
     expect(mapping?.Properties?.BasePath).toBeUndefined();

@@ -335,14 +335,19 @@ describe("a web ACL's rules, from the template", () => {
 
   it('reads the rules in priority order: the keyless 401s, per source IP, per API key (normalised), docs per source IP', () => {
     expect(rules().map((r) => r.name)).toEqual([
+      'automatic-blocks',
       'keyless',
       'keyless-getPet',
       'per-source-ip',
       'per-api-key',
       'docs-per-source-ip',
-      'body-size-per-source-ip',
+      'body-size',
     ]);
-    expect(rules().slice(0, 2)).toMatchObject([{ match: expect.any(Object) }, { match: expect.any(Object) }]);
+    expect(rules().slice(0, 3)).toMatchObject([
+      { match: expect.any(Object) },
+      { match: expect.any(Object) },
+      { match: expect.any(Object) },
+    ]);
     // The template's limits are the model's: one key's share, and an address as one client.
     const derived = (name: string) => synthesized.webAcl?.rules.find((r) => r.name === name);
     expect(derived('per-source-ip')).toMatchObject({ rate: { limit: 16 } });
@@ -576,7 +581,7 @@ describe("a web ACL's rules, from the template", () => {
       Resources: Record<string, { Type: string; Properties?: { Rules?: { Statement: unknown }[] } }>;
     };
     const acl = Object.values(changed.Resources).find((r) => r.Type === 'AWS::WAFv2::WebACL');
-    const [first] = acl?.Properties?.Rules ?? [];
+    const first = acl?.Properties?.Rules?.find((r) => (r as { Name?: string }).Name === 'keyless');
     if (first) first.Statement = statement;
     expect(() => readRestApi(changed as CfnTemplate)).toThrow(new RegExp(`rule keyless: .*${message.source}`));
   });
@@ -592,7 +597,7 @@ describe("a web ACL's rules, from the template", () => {
       Resources: Record<string, { Type: string; Properties?: { Rules?: { Action: unknown }[] } }>;
     };
     const acl = Object.values(changed.Resources).find((r) => r.Type === 'AWS::WAFv2::WebACL');
-    const [first] = acl?.Properties?.Rules ?? [];
+    const first = acl?.Properties?.Rules?.find((r) => (r as { Name?: string }).Name === 'keyless');
     if (first) first.Action = { Block: { CustomResponse: { ResponseCode: 401, ResponseHeaders: [{ Name: 'Link', Value: value }] } } };
     expect(() => readRestApi(changed as CfnTemplate)).toThrow(/rule keyless header Link: local mode renders text, or Fn::Sub over text/);
   });

@@ -51,6 +51,8 @@ const explain = (error: string) => `
     }
     case 'unauthorized':
       return 'send a valid API key';
+    case 'forbidden':
+      return 'blocked: do not retry';
     case 'too_many_requests':
     case 'service_unavailable':
       return 'retry after Retry-After';

@@ -15,6 +15,7 @@ import {
   DomainName,
   EndpointAccessMode,
   EndpointType,
+  IpAddressType,
   GatewayResponse,
   type IResource,
   LambdaIntegration,
@@ -53,7 +54,11 @@ import { GATEWAY_RESPONSES, type GatewayError, NOT_FOUND_BODY, errorBody, method
 import { pascal } from '../pascal.ts';
 import { allowedOriginHeaders, originSelectingTemplate, originStatus, preflightHeaders } from './cors-preflight.ts';
 import { logGroupClass, serviceLogGroup } from './log-groups.ts';
+import { EdgeBlocks, floodRule } from './edge-blocks.ts';
 import { WebAcl } from './web-acl.ts';
+
+/** The execute-api endpoint's and the custom domain's: TLS 1.2 or 1.3 (docs/operators.md, "TLS"). */
+const TLS_POLICY = SecurityPolicy.TLS13_1_2_PQ_2025_09;
 
 export interface PetStoreApiProps {
   readonly settings: StageSettings;
@@ -115,6 +120,7 @@ export class PetStoreApi extends Construct {
   readonly accessLogGroup: LogGroup;
   readonly domain?: DomainName;
   readonly webAcl?: WebAcl;
+  readonly edgeBlocks?: EdgeBlocks;
 
   constructor(scope: Construct, id: string, props: PetStoreApiProps) {
     super(scope, id);
@@ -125,7 +131,8 @@ export class PetStoreApi extends Construct {
 
     this.accessLogGroup = serviceLogGroup(this, 'AccessLogs', {
       baseName: `/aws/apigateway/${stackName}/access`,
-      logGroupClass: logGroupClass({ metricFilters: false }),
+      // Standard where the automatic blocks subscribe to it: Infrequent Access has no subscription filters.
+      logGroupClass: settings.webAcl ? LogGroupClass.STANDARD : logGroupClass({ metricFilters: false }),
       retention: props.logRetention,
       removalPolicy: props.logRemovalPolicy,
     });
@@ -133,7 +140,7 @@ export class PetStoreApi extends Construct {
     this.api = new RestApi(this, 'RestApi', {
       restApiName: stackName,
       description: `Pet Store API (${settings.stage})`,
-      endpointConfiguration: { types: [EndpointType.REGIONAL] },
+      endpointConfiguration: { types: [EndpointType.REGIONAL], ipAddressType: IpAddressType.IPV4 },
       // Content encoding: gzip or deflate when the client accepts it and the body is this large.
       minCompressionSize: Size.bytes(settings.minimumCompressionSizeBytes),
       // The account-level logging role is PetStore-account's (infra/cdk/account-stack.ts), not a
@@ -171,8 +178,10 @@ export class PetStoreApi extends Construct {
     // The execute-api endpoint takes keys too: TLS 1.2 or 1.3, not the Regional default TLS_1_0
     // (docs/operators.md). RestApi's props have no security policy; its CloudFormation resource does.
     const cfnApi = this.api.node.defaultChild as CfnRestApi;
-    cfnApi.securityPolicy = SecurityPolicy.TLS13_1_2_PQ_2025_09;
+    cfnApi.securityPolicy = TLS_POLICY;
     cfnApi.endpointAccessMode = EndpointAccessMode.STRICT;
+    // Set on the API, not through RestApi's props: a change of them must still redeploy the stage.
+    this.api.latestDeployment?.addToLogicalId({ securityPolicy: TLS_POLICY, endpointAccessMode: EndpointAccessMode.STRICT });
 
     // Pre-create the execution log group API Gateway would otherwise create without retention. Its
     // name is API Gateway's, so it cannot carry a class (log-groups.ts): Standard, errors only.
@@ -194,7 +203,8 @@ export class PetStoreApi extends Construct {
         domainName,
         certificate: Certificate.fromCertificateArn(this, 'Certificate', certificateArn),
         endpointType: EndpointType.REGIONAL,
-        securityPolicy: SecurityPolicy.TLS_1_2,
+        securityPolicy: TLS_POLICY,
+        endpointAccessMode: EndpointAccessMode.STRICT,
       });
       // No base path: the domain's root is the stage, and the `v1` resource gives the prefix.
       new BasePathMapping(this, 'RootMapping', {
@@ -211,7 +221,7 @@ export class PetStoreApi extends Construct {
       this.baseUrl = `https://${domainName}${API_BASE_PATH}`;
     }
     if (settings.webAcl) {
-      this.webAcl = new WebAcl(this, 'WebAcl', {
+      const webAcl = new WebAcl(this, 'WebAcl', {
         stage: this.api.deploymentStage,
         baseUrl: this.baseUrl,
         ...capacity.webAcl,
@@ -224,6 +234,18 @@ export class PetStoreApi extends Construct {
           retention: props.logRetention,
           removalPolicy: props.logRemovalPolicy,
         }),
+      });
+      this.webAcl = webAcl;
+      this.edgeBlocks = new EdgeBlocks(this, 'EdgeBlocks', {
+        webAcl,
+        accessLogGroup: this.accessLogGroup,
+        rule: floodRule(settings.loadTestSources),
+        fn: {
+          logLevel: settings.logLevel,
+          logRetention: props.logRetention,
+          logRemovalPolicy: props.logRemovalPolicy,
+          tracing: settings.tracing,
+        },
       });
     }
 

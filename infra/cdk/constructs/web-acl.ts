@@ -15,6 +15,7 @@ import { API_KEY_PATTERN } from '#lib/auth/api-keys.ts';
 import { BEARER_CHALLENGE, BEARER_SCHEME } from '#lib/http/bearer-auth.ts';
 import { deprecationHeaders } from '#lib/http/deprecation.ts';
 import { MAX_BODY_BYTES } from '#lib/http/json-body.ts';
+import { REQUEST_ID_HEADER } from '#lib/http/request-line.ts';
 import { COMMON_RESPONSE_HEADERS } from '#lib/http/response.ts';
 import { REFERENCE_PAGE_RESOURCES } from '#lib/openapi/reference-page.ts';
 import { type ApiOperation, operations } from '#lib/operations.ts';
@@ -26,12 +27,15 @@ import { errorBody } from './gateway-responses.ts';
 /** Keys of the custom response bodies the rules' Block actions send. */
 export const RATE_LIMITED_BODY_KEY = 'too_many_requests';
 export const UNAUTHORIZED_BODY_KEY = 'unauthorized';
+export const FORBIDDEN_BODY_KEY = 'forbidden';
+export const TOO_LARGE_BODY_KEY = 'payload_too_large';
 
 export const RATE_LIMITED_MESSAGE = 'Too many requests from this client. Slow down and retry after the Retry-After delay.';
+/** The request id of the web ACL's 413: its headers are static, and the request reached no function. */
+export const EDGE_REQUEST_ID = 'edge';
 export const EDGE_UNAUTHORIZED_MESSAGE = `Missing or malformed API key: send it as "Authorization: ${BEARER_SCHEME} <API_KEY>", the scheme and the key separated by spaces only.`;
 
 const current = operations.filter((o) => !o.deprecation);
-const withBody = operations.filter((o) => 'requestBody' in o);
 /** The routes anyone may read without a key: the reference page, its assets and the OpenAPI document. */
 const PUBLIC_RESOURCES = [...REFERENCE_PAGE_RESOURCES, OPENAPI_DOCUMENT_PATH];
 const deprecated = operations.flatMap((o) => (o.deprecation ? [{ ...o, deprecation: o.deprecation }] : []));
@@ -46,11 +50,9 @@ export interface WebAclProps {
   readonly perIpPerMinute: number;
   /** Requests per minute one source IP may make to the docs routes. */
   readonly docsPerIpPerMinute: number;
-  /** Requests per minute one source IP may make with a body over the service's limit. */
-  readonly oversizeBodiesPerIpPerMinute: number;
   /** CIDR blocks exempt from the per-address and per-key rules (a declared load test's sources). */
   readonly loadTestSources: readonly string[];
-  /** CIDR blocks whose every request gets the rate rules' 429 (an operator's block list). */
+  /** CIDR blocks whose every request gets a 403 (an operator's block list). */
   readonly blockedSources: readonly string[];
   /** Where WAF logs the requests it blocks (the group's name starts with `aws-waf-logs-`). */
   readonly logGroup: LogGroup;
@@ -159,6 +161,8 @@ export class WebAcl extends Construct {
   readonly metricName: string;
   /** Each rule's metric name (the `Rule` dimension), in priority order. */
   readonly ruleMetricNames: readonly string[];
+  /** Written by edge-blocks.ts only: its properties never change, so no deploy updates it (or lifts its blocks). */
+  readonly automaticBlocks: CfnIPSet;
 
   constructor(scope: Construct, id: string, props: WebAclProps) {
     super(scope, id);
@@ -210,8 +214,17 @@ export class WebAcl extends Construct {
     const declared = ipSets('load-test-sources', props.loadTestSources);
     const undeclared = declared.length === 0 ? {} : { scopeDownStatement: { notStatement: { statement: anyOf(declared) } } };
     const blocked = ipSets('blocked-sources', props.blockedSources);
+    // A block is no "slow down": 403, no Retry-After.
+    const forbidden = block(403, FORBIDDEN_BODY_KEY, {});
+    this.automaticBlocks = new CfnIPSet(this, 'AutomaticBlocksIPV4', {
+      name: `${name}-automatic-blocks-ipv4`,
+      scope: 'REGIONAL',
+      ipAddressVersion: 'IPV4',
+      addresses: [],
+    });
     const rules: { name: string; statement: Statement; action: CfnWebACL.RuleActionProperty }[] = [
-      ...(blocked.length === 0 ? [] : [{ name: 'blocked-sources', statement: anyOf(blocked), action: rateLimited }]),
+      ...(blocked.length === 0 ? [] : [{ name: 'blocked-sources', statement: anyOf(blocked), action: forbidden }]),
+      { name: 'automatic-blocks', statement: { ipSetReferenceStatement: { arn: this.automaticBlocks.attrArn } }, action: forbidden },
       { name: 'keyless', ...keyless(current, {}) },
       ...deprecated.map((o) => ({ name: `keyless-${o.operationId}`, ...keyless([o], deprecatedHeaders(o.deprecation)) })),
       { name: 'per-source-ip', statement: rateBased(props.perIpPerMinute, undeclared), action: rateLimited },
@@ -229,24 +242,20 @@ export class WebAcl extends Construct {
         statement: rateBased(props.docsPerIpPerMinute, { scopeDownStatement: underBase(PUBLIC_RESOURCES, stageName) }),
         action: rateLimited,
       },
-      // Bodies over the service's limit, which a function refuses with 413, reach one a few times a minute
-      // per address. WAF sees at most the first 64 KB of a body (associationConfig); past it, MATCH.
+      // A body over the service's limit: 413 at the edge, so none reaches a function (Lambda's 6 MB payload limit
+      // would make 6-10 MB a 5xx). WAF sees at most the first 64 KB of a body (associationConfig); past it, MATCH.
       {
-        name: 'body-size-per-source-ip',
-        statement: rateBased(props.oversizeBodiesPerIpPerMinute, {
-          scopeDownStatement: allOf([
-            petOperation(withBody, stageName),
-            {
-              sizeConstraintStatement: {
-                fieldToMatch: { body: { oversizeHandling: 'MATCH' } },
-                comparisonOperator: 'GT',
-                size: MAX_BODY_BYTES,
-                textTransformations: NO_TRANSFORMATION,
-              },
-            },
-          ]),
-        }),
-        action: rateLimited,
+        name: 'body-size',
+        statement: {
+          sizeConstraintStatement: {
+            fieldToMatch: { body: { oversizeHandling: 'MATCH' } },
+            comparisonOperator: 'GT',
+            size: MAX_BODY_BYTES,
+            textTransformations: NO_TRANSFORMATION,
+          },
+        },
+        // The document requires X-Request-Id on a 413 (1.1.0); WAF's headers are static, so it names the edge.
+        action: block(413, TOO_LARGE_BODY_KEY, { [REQUEST_ID_HEADER]: EDGE_REQUEST_ID }),
       },
     ];
     this.ruleMetricNames = rules.map((rule) => `${name}-${rule.name}`);
@@ -259,6 +268,18 @@ export class WebAcl extends Construct {
       customResponseBodies: {
         [UNAUTHORIZED_BODY_KEY]: { contentType: 'APPLICATION_JSON', content: errorBody('unauthorized', EDGE_UNAUTHORIZED_MESSAGE) },
         [RATE_LIMITED_BODY_KEY]: { contentType: 'APPLICATION_JSON', content: errorBody('too_many_requests', RATE_LIMITED_MESSAGE) },
+        [FORBIDDEN_BODY_KEY]: {
+          contentType: 'APPLICATION_JSON',
+          content: errorBody('forbidden', 'This source address is blocked for a time. Do not retry.'),
+        },
+        [TOO_LARGE_BODY_KEY]: {
+          contentType: 'APPLICATION_JSON',
+          content: errorBody('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes.`),
+        },
+      },
+      // The per-key rule's key is the Authorization header: WAF's log holds only its hash (docs/operators.md).
+      dataProtectionConfig: {
+        dataProtections: [{ field: { fieldType: 'SINGLE_HEADER', fieldKeys: ['authorization'] }, action: 'HASH' }],
       },
       associationConfig: { requestBody: { API_GATEWAY: { defaultSizeInspectionLimit: 'KB_64' } } },
       rules: rules.map((rule, priority) => ({

@@ -11,6 +11,7 @@
  */
 import { deflateSync, gzipSync } from 'node:zlib';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { blockListOf, FloodDetector, hostCidr } from '#lib/edge/flood-detector.ts';
 import { preferredCoding } from '#lib/http/content-coding.ts';
 import { toProxyEvent, type GatewayRequest } from './proxy-event.ts';
 import { headerIn, headerOf } from './headers.ts';
@@ -21,6 +22,7 @@ import {
   type GatewayResponseDefinition,
   type IntegrationResponse,
   type LambdaFunctionDefinition,
+  type LocalIpSet,
   type MockIntegration,
   type RestApiDefinition,
   STAGE_ADDRESS,
@@ -43,10 +45,13 @@ export type Invocation =
 export type FunctionInvoker = (fn: LambdaFunctionDefinition, event: APIGatewayProxyEvent, requestId: string) => Promise<Invocation>;
 
 export type Routed =
-  /** The gateway's own answer, made without the body. */
-  | { readonly answer: APIGatewayProxyResult }
+  /** The gateway's own answer, made without the body; `edge`: the web ACL's, which API Gateway never logs. */
+  | { readonly answer: APIGatewayProxyResult; readonly edge?: true }
+  /** A chunked body: the web ACL needs its size, so routing waits for it. */
+  | { readonly answer?: undefined; readonly chunked: true }
   | {
       readonly answer?: undefined;
+      readonly chunked?: undefined;
       readonly resource: ApiResource;
       readonly method: ApiMethod;
       readonly pathParameters: Record<string, string> | null;
@@ -61,6 +66,8 @@ export interface LocalRestApiOptions {
   readonly throttling: boolean;
   /** API Gateway's payload limit: a larger request gets REQUEST_TOO_LARGE before any function runs. */
   readonly maxBodyBytes: number;
+  /** The automatic blocks' clock, in ms (a test may run it faster); default Date.now. */
+  readonly edgeClock?: () => number;
 }
 
 /** Statuses and messages API Gateway gives its own errors when no gateway response sets them. */
@@ -82,6 +89,7 @@ export class LocalRestApi {
   readonly #throttle: MethodThrottle | undefined;
   readonly #webAcl: LocalWebAcl | undefined;
   readonly #maxBodyBytes: number;
+  readonly #floods: { readonly detector: FloodDetector; readonly ipSet: LocalIpSet; readonly now: () => number } | undefined;
 
   constructor(definition: RestApiDefinition, invoke: FunctionInvoker, options: LocalRestApiOptions) {
     this.definition = definition;
@@ -89,25 +97,32 @@ export class LocalRestApi {
     this.#maxBodyBytes = options.maxBodyBytes;
     this.#throttle = options.throttling ? new MethodThrottle(definition.throttling) : undefined;
     this.#webAcl = options.throttling && definition.webAcl ? new LocalWebAcl(definition.webAcl) : undefined;
+    const floods = options.throttling ? definition.webAcl?.floodBlocking : undefined;
+    this.#floods = floods && { detector: new FloodDetector(floods.rule), ipSet: floods.ipSet, now: options.edgeClock ?? Date.now };
   }
 
   get stageName(): string {
     return this.definition.stageName;
   }
 
-  route(head: RequestHead): Routed {
+  /** `bodyBytes`: a chunked body's size, once read (route's second call). */
+  route(head: RequestHead, bodyBytes?: number): Routed {
+    const length = headerOf(head.rawHeaders, 'content-length');
+    if (this.#webAcl && bodyBytes === undefined && length === undefined && headerOf(head.rawHeaders, 'transfer-encoding')) {
+      return { chunked: true };
+    }
     // The web ACL sees every request to the stage, before API Gateway does.
     const blocked = this.#webAcl?.check({
       sourceIp: head.sourceIp,
       method: head.method,
       uriPath: head.path,
       header: (name) => headerOf(head.rawHeaders, name),
-      bodyBytes: Number(headerOf(head.rawHeaders, 'content-length') ?? 0),
+      bodyBytes: bodyBytes ?? Number(length ?? 0),
     });
     if (blocked) {
       const own = (value: string) => value.replaceAll(STAGE_ADDRESS, `http://${head.domainName}`);
       const headers = Object.fromEntries(Object.entries(blocked.headers).map(([name, value]) => [name, own(value)]));
-      return { answer: { statusCode: blocked.status, headers, body: blocked.body } };
+      return { answer: { statusCode: blocked.status, headers, body: blocked.body }, edge: true };
     }
     const match = matchPath(this.definition.root, head.path);
     const method = match && methodFor(match.resource, head.method);
@@ -131,10 +146,20 @@ export class LocalRestApi {
   }
 
   async answer(routed: Routed, head: RequestHead, body: Buffer): Promise<APIGatewayProxyResult> {
-    return this.#encode(await this.#answer(routed, head, body), head);
+    const route = 'chunked' in routed ? this.route(head, body.length) : routed;
+    if ('chunked' in route) throw new Error('A chunked request is routed once its body is read');
+    const result = this.#encode(await this.#answer(route, head, body), head);
+    // The access log line the automatic blocks read on AWS (the web ACL's own answers have none).
+    if (this.#floods && !('edge' in route)) {
+      const { detector, ipSet, now } = this.#floods;
+      const resourcePath = 'resource' in route ? route.resource.path : '';
+      const line = { sourceIp: head.sourceIp, httpMethod: head.method, resourcePath, status: result.statusCode };
+      if (detector.observe(line, now()) || detector.expire(now()).length > 0) ipSet.list = blockListOf(detector.blocked.map(hostCidr));
+    }
+    return result;
   }
 
-  async #answer(routed: Routed, head: RequestHead, body: Buffer): Promise<APIGatewayProxyResult> {
+  async #answer(routed: Exclude<Routed, { chunked: true }>, head: RequestHead, body: Buffer): Promise<APIGatewayProxyResult> {
     if (routed.answer) return routed.answer;
     const { integration } = routed.method;
     if (integration.type === 'MOCK') {

@@ -5,7 +5,8 @@
  * evaluate; any other is refused at load), and the functions the integrations invoke. Nothing here
  * knows the Pet Store's routes: whatever the CDK app synthesizes is what local mode serves.
  */
-import { BlockList } from 'node:net';
+import type { BlockList } from 'node:net';
+import { blockListOf, FLOOD_ENV, type FloodRule } from '#lib/edge/flood-detector.ts';
 
 export interface CfnTemplate {
   readonly Resources: Readonly<Record<string, CfnResource>>;
@@ -97,7 +98,7 @@ export type WafStatement =
   | { readonly or: readonly WafStatement[] }
   | { readonly not: WafStatement }
   /** An IP set's addresses, matched against the request's source IP. */
-  | { readonly ipSet: BlockList }
+  | { readonly ipSet: LocalIpSet }
   /** A body larger than this many bytes. */
   | { readonly bodyLargerThan: number }
   | {
@@ -133,6 +134,13 @@ export type WebAclRule = {
 /** A web ACL associated with the stage: its rules in priority order (the default action allows). */
 export interface WebAclDefinition {
   readonly rules: readonly WebAclRule[];
+  /** The automatic blocks, when a subscription filter feeds the function that writes one of its IP sets. */
+  readonly floodBlocking?: { readonly rule: FloodRule; readonly ipSet: LocalIpSet };
+}
+
+/** An IP set of the template; local mode's automatic blocks replace its list at run time. */
+export interface LocalIpSet {
+  list: BlockList;
 }
 
 export interface RestApiDefinition {
@@ -219,6 +227,8 @@ export function readRestApi(template: CfnTemplate): RestApiDefinition {
   const functions = new Map<string, LambdaFunctionDefinition>();
   for (const [id, fn] of ofType('AWS::Lambda::Function')) {
     const props = fn.Properties ?? {};
+    // The automatic blocks' function: local mode runs its detector in the gateway.
+    if (floodVariables(fn) !== undefined) continue;
     const code = (props.Code ?? {}) as Record<string, unknown>;
     functions.set(id, {
       logicalId: id,
@@ -233,7 +243,7 @@ export function readRestApi(template: CfnTemplate): RestApiDefinition {
     });
   }
 
-  const webAcl = readWebAcl(apiId, stageId, resources);
+  const webAcl = readWebAcl(apiId, stageId, resources, new Map());
   const compression = api.Properties?.MinimumCompressionSize;
   return {
     name: String(api.Properties?.Name ?? apiId),
@@ -250,7 +260,12 @@ export function readRestApi(template: CfnTemplate): RestApiDefinition {
 }
 
 /** The web ACL associated with the stage (its ARN names the stage), if any. */
-function readWebAcl(apiId: string, stageId: string, resources: CfnTemplate['Resources']): WebAclDefinition | undefined {
+function readWebAcl(
+  apiId: string,
+  stageId: string,
+  resources: CfnTemplate['Resources'],
+  ipSets: Map<string, LocalIpSet>,
+): WebAclDefinition | undefined {
   const associations = Object.entries(resources).filter(
     ([, r]) => r.Type === 'AWS::WAFv2::WebACLAssociation' && references(r.Properties?.ResourceArn).includes(stageId),
   );
@@ -293,13 +308,26 @@ function readWebAcl(apiId: string, stageId: string, resources: CfnTemplate['Reso
             key: rateKey(where, rate),
             ...(rate.ScopeDownStatement === undefined
               ? {}
-              : { scopeDown: readStatement(`${where} scope-down`, rate.ScopeDownStatement, resources) }),
+              : { scopeDown: readStatement(`${where} scope-down`, rate.ScopeDownStatement, resources, ipSets) }),
           },
         };
       }
-      return { name: String(rule.Name), response, match: readStatement(where, statement, resources) };
+      return { name: String(rule.Name), response, match: readStatement(where, statement, resources, ipSets) };
     });
-  return { rules };
+  // The function a subscription filter feeds that names its rule and IP set (infra/cdk/constructs/edge-blocks.ts).
+  const subscribed = Object.values(resources).flatMap((r) =>
+    r.Type === 'AWS::Logs::SubscriptionFilter' ? references(r.Properties?.DestinationArn) : [],
+  );
+  const flood = subscribed.map((id) => floodVariables(resources[id])).find((v) => v !== undefined);
+  const ipSet = flood && ipSets.get(references(flood[FLOOD_ENV.ipSetId])[0] ?? '');
+  if (!flood || !ipSet) return { rules };
+  return { rules, floodBlocking: { rule: JSON.parse(String(flood[FLOOD_ENV.rule])) as FloodRule, ipSet } };
+}
+
+/** The environment of the automatic blocks' function; undefined for any other resource. */
+function floodVariables(resource: CfnResource | undefined): Readonly<Record<string, unknown>> | undefined {
+  const variables = (resource?.Properties?.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables;
+  return resource?.Type === 'AWS::Lambda::Function' && variables?.[FLOOD_ENV.rule] !== undefined ? variables : undefined;
 }
 
 /** Where a block response's header names the stage's address, which the gateway replaces with its own (rest-api.ts). */
@@ -349,30 +377,27 @@ function rateKey(where: string, statement: Readonly<Record<string, unknown>>): R
 }
 
 /** A statement of the template, refused at load when local mode cannot evaluate it as WAF does. */
-function readStatement(where: string, value: unknown, resources: CfnTemplate['Resources']): WafStatement {
+function readStatement(where: string, value: unknown, resources: CfnTemplate['Resources'], ipSets: Map<string, LocalIpSet>): WafStatement {
   const entries = isRecord(value) ? Object.entries(value) : [];
   const [type, props] = entries.length === 1 ? (entries[0] as [string, unknown]) : ['', undefined];
   const inner = isRecord(props) ? props : {};
-  const statements = () => ((inner.Statements ?? []) as unknown[]).map((s) => readStatement(where, s, resources));
+  const statements = () => ((inner.Statements ?? []) as unknown[]).map((s) => readStatement(where, s, resources, ipSets));
   switch (type) {
     case 'AndStatement':
       return { and: statements() };
     case 'OrStatement':
       return { or: statements() };
     case 'NotStatement':
-      return { not: readStatement(where, inner.Statement, resources) };
+      return { not: readStatement(where, inner.Statement, resources, ipSets) };
     case 'IPSetReferenceStatement': {
-      // An IP set of this template, matched against the source IP (no forwarded-IP header).
-      const set = resources[references(inner.Arn)[0] ?? ''];
+      // An IP set of this template, matched against the source IP (no forwarded-IP header); one object per set.
+      const id = references(inner.Arn)[0] ?? '';
+      const set = resources[id];
       if (set?.Type !== 'AWS::WAFv2::IPSet' || inner.IPSetForwardedIPConfig !== undefined) {
         throw new Error(`${where}: local mode matches the source IP against an IP set of this template only`);
       }
-      const ipSet = new BlockList();
-      const type = set.Properties?.IPAddressVersion === 'IPV6' ? 'ipv6' : 'ipv4';
-      for (const cidr of (set.Properties?.Addresses ?? []) as string[]) {
-        const [address = '', prefix] = cidr.split('/');
-        ipSet.addSubnet(address, Number(prefix), type);
-      }
+      const ipSet = ipSets.get(id) ?? { list: blockListOf((set.Properties?.Addresses ?? []) as string[]) };
+      ipSets.set(id, ipSet);
       return { ipSet };
     }
     case 'SizeConstraintStatement': {

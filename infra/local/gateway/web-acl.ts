@@ -1,16 +1,8 @@
 /**
- * A web ACL on the stage, from the template: its rules in priority order, each a rate-based rule
- * or one that blocks what its statement matches; the first rule that blocks answers with its Block
- * response, as a terminating action ends WAF's evaluation. Statements inspect the URI path, the
- * method or one header after their text transformations, the source IP against an IP set, or the
- * body's declared size; a missing header matches nothing and is not counted by a rule that
- * aggregates on it.
- *
- * A rate-based rule counts the requests its scope-down statement matches (all, without one) per
- * aggregation key over its window. The count is a sliding window estimated from the current and
- * the previous fixed window, which weighs recent requests more, as WAF's estimate does. Unlike WAF,
- * which detects a rate with a delay (usually under 30 s) and only near the limit, this blocks the
- * first request over it.
+ * A web ACL on the stage, from the template, as docs/local-mode.md ("The web ACL") describes it: the
+ * first rule that blocks answers with its Block response. A rate-based rule's count is a sliding
+ * window estimated from the current and the previous fixed window, as WAF's estimate is; unlike
+ * WAF, which acts with a delay and only near the limit, this blocks the first request over it.
  */
 import { isIPv6 } from 'node:net';
 import type { InspectedField, TextTransformation, WafStatement, WebAclDefinition, WebAclRule } from './template.ts';
@@ -32,7 +24,7 @@ export interface InspectedRequest {
   readonly uriPath: string;
   /** The request's header value by name (any case); undefined when absent. */
   readonly header: (name: string) => string | undefined;
-  /** The body's size as its Content-Length declares it (0 without one). */
+  /** The body's size: its Content-Length, or the bytes of a chunked body read (0 without a body). */
   readonly bodyBytes?: number;
 }
 
@@ -77,7 +69,7 @@ export function matches(statement: WafStatement, request: InspectedRequest): boo
   if ('or' in statement) return statement.or.some((s) => matches(s, request));
   if ('not' in statement) return !matches(statement.not, request);
   if ('bodyLargerThan' in statement) return (request.bodyBytes ?? 0) > statement.bodyLargerThan;
-  if ('ipSet' in statement) return statement.ipSet.check(request.sourceIp, isIPv6(request.sourceIp) ? 'ipv6' : 'ipv4');
+  if ('ipSet' in statement) return statement.ipSet.list.check(request.sourceIp, isIPv6(request.sourceIp) ? 'ipv6' : 'ipv4');
   if ('regexMatch' in statement) {
     const value = inspect(statement.regexMatch, request);
     return value !== undefined && statement.regexMatch.pattern.test(value);
