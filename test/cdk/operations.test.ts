@@ -244,10 +244,11 @@ describe('canary deployments', () => {
       expect(resources[versionId].Type).toBe('AWS::Lambda::Version');
       expect(hook.Environment.Variables[ENV.preTrafficTarget]).toEqual({ Ref: versionId });
       const roleId = hook.Role['Fn::GetAtt'][0];
-      const [policy] = Object.values(resourcesOf(production, 'AWS::IAM::Policy')).filter((p) =>
+      const policies = Object.values(resourcesOf(production, 'AWS::IAM::Policy')).filter((p) =>
         JSON.stringify(p.Properties?.Roles).includes(roleId),
       );
-      const statements = (policy?.Properties?.PolicyDocument as { Statement: { Action: unknown; Resource: unknown }[] }).Statement;
+      expect(policies).toHaveLength(1);
+      const statements = propertiesOf<{ PolicyDocument: { Statement: { Action: unknown }[] } }>(policies[0]).PolicyDocument.Statement;
       const beyondLogs = statements.filter((st) => !JSON.stringify(st.Action).match(/logs:|xray:/));
       expect(beyondLogs).toEqual([
         { Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: { Ref: versionId } },

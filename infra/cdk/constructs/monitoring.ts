@@ -9,18 +9,9 @@
  */
 import { Duration, Stack } from 'aws-cdk-lib';
 import { LambdaDeploymentConfig } from 'aws-cdk-lib/aws-codedeploy';
-import {
-  Alarm,
-  ComparisonOperator,
-  type IAlarm,
-  type IMetric,
-  MathExpression,
-  Metric,
-  Stats,
-  TreatMissingData,
-} from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, type IMetric, MathExpression, Metric, Stats, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { type ITable, Operation } from 'aws-cdk-lib/aws-dynamodb';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { Alias, Function as LambdaFunction, IFunction } from 'aws-cdk-lib/aws-lambda';
 import { CfnLogGroup, FilterPattern, type JsonPattern, LogGroupClass, MetricFilter } from 'aws-cdk-lib/aws-logs';
@@ -35,7 +26,7 @@ import type { StageSettings } from '../stages.ts';
 import type { ServiceTable } from './data-tables.ts';
 
 /** One-minute data, so a canary is judged on several points. */
-export const PERIOD = Duration.minutes(1);
+const PERIOD = Duration.minutes(1);
 
 /** Production's deploys: CANARY.percent of a function's traffic for CANARY.minutes, then all of it. */
 export const CANARY_DEPLOYMENT = LambdaDeploymentConfig.CANARY_10PERCENT_15MINUTES;
@@ -73,89 +64,65 @@ interface AlarmKind {
   /** What an operator does (the docs). */
   readonly action: string;
   /** At or above the threshold; else above it. */
-  readonly atLeast?: boolean;
+  readonly atLeast: boolean;
   /** A minute without data breaches (silence is the failure); else it does not (no traffic, nothing to judge). */
   readonly breaching?: boolean;
   /** A deploying version's alarm: its deployment group rolls back on it. */
   readonly canary?: boolean;
-  /** Its construct id as first deployed (a new id would replace the named alarm); else from its name. */
-  readonly id?: string;
 }
 
-const ROLLED_BACK = "during a deploy CodeDeploy has rolled the version back: read the version's logs";
-const points = (share: number) => `${share * 100} points`;
+const kind = (window: readonly [number, number], when: string, action: string, atLeast = false): AlarmKind => ({
+  window,
+  when,
+  action,
+  atLeast,
+});
+/** At least one in 2 of 3 minutes. */
+const anyOf = (when: string, action: string) => kind([2, 3], when, action, true);
+const canary = (window: readonly [number, number], when: string): AlarmKind => ({
+  ...kind(window, `${when} above its function's`, "CodeDeploy has rolled it back: read the version's logs"),
+  canary: true,
+});
+const over = (share: number) => `over ${share * 100} points`;
 
 /** Every kind of alarm, by its name after `PetStore-<stage>-`. */
 export const ALARMS = {
-  'api-5xx-rate': {
-    id: 'ApiServerErrorRate',
-    window: [2, 3],
-    when: "more than `alarm5xxRatePercent` % of requests answered 5xx as clients saw them: (API Gateway's `5XXError` + every function's `Throttles`) / `Count`",
-    action:
-      "the dashboard's Limits row says which: with function throttles, concurrency; with function errors, a crash or timeout; else a dependency (the functions' `dependency unavailable` warnings)",
-  },
-  'api-p99-latency': {
-    id: 'ApiLatencyP99',
-    window: [3, 5],
-    when: 'p99 latency above `alarmP99LatencyMs` (a lone cold start does not page)',
-    action: 'function duration and table throttles on the dashboard',
-  },
-  '<function>-errors': {
-    window: [2, 3],
-    atLeast: true,
-    when: 'a crash or timeout (the handlers answer their own failures)',
-    action: "the function's logs (`level` error)",
-  },
-  '<function>-throttles': {
-    window: [2, 3],
-    atLeast: true,
-    when: 'a throttled invocation (`docs` included): a request the gateway admitted was shed as 503',
-    action: "its concurrency was used up: by the account's other functions, by its reservation, or by slow calls (docs/scaling.md)",
-  },
-  '<function>-at-throttle': {
-    window: [3, 5],
-    atLeast: true,
-    when: `invocations at ${AT_THROTTLE_SHARE * 100} % of its methods' rate r (${AT_THROTTLE_SHARE} × 60 × r a minute): their buckets are about empty, clients beyond them get the gateway's 429`,
-    action:
-      "the access log's 401s by `sourceIp` ([Block a flood's sources](#block-a-floods-sources)); keyed clients within their allowance: raise the rate (docs/scaling.md)",
-  },
-  '<table>-throttled-requests': {
-    window: [2, 3],
-    atLeast: true,
-    when: 'a throttled DynamoDB request, any operation (each FILLed with 0: DynamoDB publishes it only when it happens)',
-    action: "the table's consumed capacity on the dashboard: a sudden multiple of its previous peak, or a hot key",
-  },
-  '<function>-canary-5xx-excess': {
-    window: LOG_COUNTED_WINDOW,
-    canary: true,
-    when: `its share of 5xx other than 503 (bugs) over ${points(CANARY_EXCESS.serverErrors)} above its function's (request lines)`,
-    action: ROLLED_BACK,
-  },
-  '<function>-canary-503-excess': {
-    window: LOG_COUNTED_WINDOW,
-    canary: true,
-    when: `its share of 503 over ${points(CANARY_EXCESS.unavailable)} above its function's (request lines): it cannot reach what the old version reaches`,
-    action: ROLLED_BACK,
-  },
-  '<function>-canary-4xx-excess': {
-    window: LOG_COUNTED_WINDOW,
-    canary: true,
-    when: `its share of 4xx over ${points(CANARY_EXCESS.clientErrors)} above its function's (request lines)`,
-    action: ROLLED_BACK,
-  },
-  '<function>-canary-errors-excess': {
-    window: [2, 3],
-    canary: true,
-    when: `its share of crashes and timeouts over ${points(CANARY_EXCESS.serverErrors)} above its function's (Lambda's \`Errors\`)`,
-    action: ROLLED_BACK,
-  },
-  '<function>-canary-duration-excess': {
-    window: [3, 5],
-    canary: true,
-    when: "its mean duration over twice its function's and `functionDurationMs` above it (Lambda's `Duration`)",
-    action: ROLLED_BACK,
-  },
-} as const satisfies Record<string, AlarmKind>;
+  'api-5xx-rate': kind(
+    [2, 3],
+    "more than `alarm5xxRatePercent` % of requests answered 5xx as clients saw them: (API Gateway's `5XXError` + every function's `Throttles`) / `Count`",
+    "the dashboard's Limits row says which: with function throttles, concurrency; with function errors, a crash or timeout; else a dependency (the functions' `dependency unavailable` warnings)",
+  ),
+  'api-p99-latency': kind(
+    [3, 5],
+    'p99 latency above `alarmP99LatencyMs` (a lone cold start does not page)',
+    'function duration and table throttles on the dashboard',
+  ),
+  '<function>-errors': anyOf('a crash or timeout (the handlers answer their own failures)', "the function's logs (`level` error)"),
+  '<function>-throttles': anyOf(
+    'a throttled invocation (`docs` included): a request the gateway admitted was shed as 503',
+    "its concurrency was used up: by the account's other functions, by its reservation, or by slow calls (docs/scaling.md)",
+  ),
+  '<function>-at-throttle': kind(
+    [3, 5],
+    `invocations at ${AT_THROTTLE_SHARE * 100} % of its methods' rate r (${AT_THROTTLE_SHARE} × 60 × r a minute): their buckets are about empty, clients beyond them get the gateway's 429`,
+    "the access log's 401s by `sourceIp` ([Block a flood's sources](#block-a-floods-sources)); keyed clients within their allowance: raise the rate (docs/scaling.md)",
+    true,
+  ),
+  '<table>-throttled-requests': anyOf(
+    'a throttled DynamoDB request, any operation (each FILLed with 0: DynamoDB publishes it only when it happens)',
+    "the table's consumed capacity on the dashboard: a sudden multiple of its previous peak, or a hot key",
+  ),
+  '<function>-canary-5xx-excess': canary(
+    LOG_COUNTED_WINDOW,
+    `its request lines' share of 5xx but 503 (bugs) ${over(CANARY_EXCESS.serverErrors)}`,
+  ),
+  '<function>-canary-503-excess': canary(LOG_COUNTED_WINDOW, `its request lines' share of 503 ${over(CANARY_EXCESS.unavailable)}`),
+  '<function>-canary-4xx-excess': canary(LOG_COUNTED_WINDOW, `its request lines' share of 4xx ${over(CANARY_EXCESS.clientErrors)}`),
+  '<function>-canary-errors-excess': canary([2, 3], `its share of crashes and timeouts (\`Errors\`) ${over(CANARY_EXCESS.serverErrors)}`),
+  '<function>-canary-duration-excess': canary([3, 5], 'its mean `Duration` over twice and `functionDurationMs`'),
+} satisfies Record<string, AlarmKind>;
+/** Construct ids as first deployed: a new one would replace the named alarm. Else from the alarm's name. */
+const DEPLOYED_IDS: Record<string, string> = { 'api-5xx-rate': 'ApiServerErrorRate', 'api-p99-latency': 'ApiLatencyP99' };
 type AlarmName = keyof typeof ALARMS;
 
 /** A line with an alarm: the metric, the kind, whose it is (the `<…>` of its name) and the threshold. */
@@ -173,17 +140,12 @@ export interface Watch {
 }
 
 export const isAlarmed = (line: IMetric | Alarmed): line is Alarmed => 'alarm' in line;
+const graph = (title: string, ...lines: (IMetric | Alarmed)[]): Watch => ({ title, lines });
 
 /** What identifies a web ACL's metrics: the `MetricName`s of its visibility configs, not its name. */
 export interface WatchedWebAcl {
   readonly metricName: string;
   readonly ruleMetricNames: readonly string[];
-}
-
-/** 5xx as clients saw them: the functions' own and the 503 API Gateway answers for a throttled function. */
-export interface ServerErrorMetrics {
-  readonly serverErrors: IMetric;
-  readonly serverErrorRate: IMetric;
 }
 
 export interface MonitoringProps {
@@ -208,14 +170,13 @@ export class Monitoring extends Construct {
   readonly topic: Topic;
   /** The dashboard's rows of graphs, top to bottom. */
   readonly rows: readonly (readonly Watch[])[];
-  readonly serverErrors: ServerErrorMetrics;
   readonly #alarms = new Map<string, { alarm: Alarm; line: Alarmed }>();
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
     const { settings, api } = props;
     const functions = { ...props.functions, docs: props.referenceFunction };
-    this.serverErrors = serverErrorMetrics(api, functions);
+    const serverErrors = serverErrorMetrics(api, functions);
     const stage = { ApiName: api.apiName, Stage: api.stageName };
     const lambda = (fn: IFunction, name: string, statistic: string = Stats.SUM, label?: string) =>
       metric('AWS/Lambda', name, { FunctionName: fn.functionName }, statistic, label);
@@ -225,23 +186,15 @@ export class Monitoring extends Construct {
     const { rateLimit } = stageCapacity(settings).apiThrottle;
     const atThrottle = Object.entries(props.functions).map(([name, fn]) => {
       const methods = routes.filter((r) => r.functionId === name).length;
-      return alarmed(
-        '<function>-at-throttle',
-        name,
-        lambda(fn, 'Invocations'),
-        Math.ceil(AT_THROTTLE_SHARE * 60 * rateLimit * methods),
-      );
+      return alarmed('<function>-at-throttle', name, lambda(fn, 'Invocations'), Math.ceil(AT_THROTTLE_SHARE * 60 * rateLimit * methods));
     });
 
     const rows: Watch[][] = [
-      apiGraphs('API, all operations', stage, this.serverErrors.serverErrorRate, settings),
+      apiGraphs('API, all operations', stage, serverErrors.serverErrorRate, settings),
       [
-        {
-          title: 'Limits: throttled functions (the gateway’s 503)',
-          lines: Object.entries(functions).map(([name, fn]) => throttles(name, fn)),
-        },
-        { title: '5xx as clients saw them (the gateway’s 503 for throttles included)', lines: [this.serverErrors.serverErrors] },
-        { title: 'Limits: invocations a minute, at their methods’ rate', lines: atThrottle },
+        graph('Limits: throttled functions (the gateway’s 503)', ...Object.entries(functions).map(([name, fn]) => throttles(name, fn))),
+        graph('5xx as clients saw them (the gateway’s 503 for throttles included)', serverErrors.serverErrors),
+        graph('Limits: invocations a minute, at their methods’ rate', ...atThrottle),
       ],
       ...(props.webAcl ? [[webAclGraph(props.webAcl, Stack.of(this).region)]] : []),
       ...routes.map((route) => {
@@ -251,33 +204,28 @@ export class Monitoring extends Construct {
         const method = { ...stage, Method: route.method, Resource: `${API_BASE_PATH}${route.resource}` };
         return [
           ...apiGraphs(title, method),
-          {
-            title: `${route.operationId}: function duration (ms)`,
-            lines: PERCENTILES.map((p) => lambda(fn, 'Duration', Stats.p(p), `p${p}`)),
-          },
-          {
-            title: `${route.operationId}: function concurrency`,
-            lines: [lambda(fn, 'ConcurrentExecutions', Stats.MAXIMUM, 'Concurrent executions (max)')],
-          },
-          {
-            title: `${route.operationId}: function errors and throttles`,
-            lines: [errors(route.functionId, fn), throttles(route.functionId, fn)],
-          },
+          graph(`${route.operationId}: function duration (ms)`, ...PERCENTILES.map((p) => lambda(fn, 'Duration', Stats.p(p), `p${p}`))),
+          graph(
+            `${route.operationId}: function concurrency`,
+            lambda(fn, 'ConcurrentExecutions', Stats.MAXIMUM, 'Concurrent executions (max)'),
+          ),
+          graph(`${route.operationId}: function errors and throttles`, errors(route.functionId, fn), throttles(route.functionId, fn)),
         ];
       }),
       [
-        {
-          title: 'docs (the reference page): function errors and throttles',
-          lines: [errors('docs', props.referenceFunction), throttles('docs', props.referenceFunction)],
-        },
+        graph(
+          'docs (the reference page): function errors and throttles',
+          errors('docs', functions.docs),
+          throttles('docs', functions.docs),
+        ),
       ],
       ...props.tables.flatMap(({ definition, table }) => [
         [
           ...tableGraphs(definition.logicalName, { TableName: table.tableName }),
-          {
-            title: `${definition.logicalName}: throttled requests, all operations`,
-            lines: [alarmed('<table>-throttled-requests', definition.logicalName, throttledRequests(table))],
-          },
+          graph(
+            `${definition.logicalName}: throttled requests, all operations`,
+            alarmed('<table>-throttled-requests', definition.logicalName, throttledRequests(table)),
+          ),
         ],
         ...definition.globalSecondaryIndexes.map(({ indexName }) =>
           tableGraphs(`${definition.logicalName} index ${indexName}`, { TableName: table.tableName, GlobalSecondaryIndexName: indexName }),
@@ -298,7 +246,7 @@ export class Monitoring extends Construct {
       const kind = kindOf(line);
       const [datapointsToAlarm, evaluationPeriods] = kind.window;
       const subjectId = line.subject && /^[A-Z]/.test(line.subject) ? line.subject : pascal(line.subject ?? '');
-      const alarm = new Alarm(this, kind.id ?? `${subjectId}${pascal(line.alarm.replace(/^<\w+>-/, ''))}`, {
+      const alarm = new Alarm(this, DEPLOYED_IDS[line.alarm] ?? `${subjectId}${pascal(line.alarm.replace(/^<\w+>-/, ''))}`, {
         alarmName: `${prefix}-${name}`,
         alarmDescription:
           `${kind.when.replaceAll('`', '')}; threshold ${line.threshold}, in ${datapointsToAlarm} of ${evaluationPeriods} minutes` +
@@ -348,7 +296,7 @@ export class Monitoring extends Construct {
   }
 
   /** What a canary of `functionName` is judged on: the deploying version against its function, nothing stage-wide. */
-  alarmsFor(functionName: string): IAlarm[] {
+  alarmsFor(functionName: string): Alarm[] {
     const alarms = [...this.#alarms.values()].filter(({ line }) => kindOf(line).canary && line.subject === functionName);
     if (alarms.length === 0) throw new Error(`No canary alarms for function ${functionName}`);
     return alarms.map(({ alarm }) => alarm);
@@ -370,22 +318,18 @@ function apiGraphs(title: string, dimensions: Record<string, string>, serverErro
   const p99 = metric('AWS/ApiGateway', 'Latency', dimensions, Stats.p(99));
   const rate = serverErrorRate ?? api('5XXError', Stats.AVERAGE, '5xx rate (the function’s)');
   return [
-    { title: `${title}: requests`, lines: [api('Count', Stats.SUM, 'Requests')] },
+    graph(`${title}: requests`, api('Count', Stats.SUM, 'Requests')),
     // The average of 4XXError is the share of requests that ended so; API Gateway counts its own answers (a 503 or 504 included) there.
-    {
-      title: `${title}: 4xx and 5xx rates`,
-      lines: [
-        api('4XXError', Stats.AVERAGE, '4xx rate (with the gateway’s own 5xx)'),
-        settings ? { metric: rate, alarm: 'api-5xx-rate', threshold: settings.alarm5xxRatePercent / 100 } : rate,
-      ],
-    },
-    {
-      title: `${title}: API Gateway latency (ms)`,
-      lines: [
-        ...PERCENTILES.slice(0, 2).map((p) => api('Latency', Stats.p(p), `p${p}`)),
-        settings ? { metric: p99, alarm: 'api-p99-latency', threshold: settings.alarmP99LatencyMs } : p99,
-      ],
-    },
+    graph(
+      `${title}: 4xx and 5xx rates`,
+      api('4XXError', Stats.AVERAGE, '4xx rate (with the gateway’s own 5xx)'),
+      settings ? { metric: rate, alarm: 'api-5xx-rate', threshold: settings.alarm5xxRatePercent / 100 } : rate,
+    ),
+    graph(
+      `${title}: API Gateway latency (ms)`,
+      ...PERCENTILES.slice(0, 2).map((p) => api('Latency', Stats.p(p), `p${p}`)),
+      settings ? { metric: p99, alarm: 'api-p99-latency', threshold: settings.alarmP99LatencyMs } : p99,
+    ),
   ];
 }
 
@@ -393,11 +337,8 @@ function apiGraphs(title: string, dimensions: Record<string, string>, serverErro
 function tableGraphs(title: string, dimensions: Record<string, string>): Watch[] {
   const dynamo = (name: string, label: string) => metric('AWS/DynamoDB', name, dimensions, Stats.SUM, label);
   return [
-    {
-      title: `${title}: consumed capacity units`,
-      lines: [dynamo('ConsumedReadCapacityUnits', 'Read'), dynamo('ConsumedWriteCapacityUnits', 'Write')],
-    },
-    { title: `${title}: throttle events`, lines: [dynamo('ReadThrottleEvents', 'Read'), dynamo('WriteThrottleEvents', 'Write')] },
+    graph(`${title}: consumed capacity units`, dynamo('ConsumedReadCapacityUnits', 'Read'), dynamo('ConsumedWriteCapacityUnits', 'Write')),
+    graph(`${title}: throttle events`, dynamo('ReadThrottleEvents', 'Read'), dynamo('WriteThrottleEvents', 'Write')),
   ];
 }
 
@@ -405,26 +346,18 @@ function tableGraphs(title: string, dimensions: Record<string, string>): Watch[]
 function webAclGraph(webAcl: WatchedWebAcl, region: string): Watch {
   const blocked = (rule: string, label: string) =>
     metric('AWS/WAFV2', 'BlockedRequests', { WebACL: webAcl.metricName, Rule: rule, Region: region }, Stats.SUM, label);
-  return {
-    title: 'Limits: requests the web ACL blocked, by rule',
-    lines: [blocked('ALL', 'All rules'), ...webAcl.ruleMetricNames.map((rule) => blocked(rule, rule))],
-  };
+  return graph(
+    'Limits: requests the web ACL blocked, by rule',
+    blocked('ALL', 'All rules'),
+    ...webAcl.ruleMetricNames.map((r) => blocked(r, r)),
+  );
 }
 
 /**
  * The table operations whose throttling is watched: every operation the functions and the key CLI
  * use, and the rest of the common ones (an alarm takes at most 10 metrics: these 8 and the sum).
  */
-const WATCHED_OPERATIONS = [
-  Operation.GET_ITEM,
-  Operation.PUT_ITEM,
-  Operation.UPDATE_ITEM,
-  Operation.DELETE_ITEM,
-  Operation.QUERY,
-  Operation.SCAN,
-  Operation.BATCH_GET_ITEM,
-  Operation.BATCH_WRITE_ITEM,
-];
+const WATCHED_OPERATIONS = ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query', 'Scan', 'BatchGetItem', 'BatchWriteItem'];
 
 /**
  * Metric math over counts AWS publishes only for minutes that have some: each operand is FILLed
@@ -441,19 +374,16 @@ function filledSum(usingMetrics: Record<string, IMetric>, label: string, request
 
 /** ThrottledRequests summed over the watched operations. */
 function throttledRequests(table: ITable): IMetric {
-  const operations = WATCHED_OPERATIONS.map((operation, i) => [
+  const dimensions = (Operation: string) => ({ TableName: table.tableName, Operation });
+  const operations = WATCHED_OPERATIONS.map((op, i) => [
     `throttled${i}`,
-    table.metric('ThrottledRequests', {
-      dimensionsMap: { TableName: table.tableName, Operation: operation },
-      statistic: Stats.SUM,
-      period: PERIOD,
-    }),
+    metric('AWS/DynamoDB', 'ThrottledRequests', dimensions(op), Stats.SUM),
   ]);
   return filledSum(Object.fromEntries(operations), 'Throttled requests, all operations');
 }
 
 /** API Gateway's 5XXError plus each function's Throttles, in all and over Count. */
-function serverErrorMetrics(api: MonitoringProps['api'], functions: Readonly<Record<string, IFunction>>): ServerErrorMetrics {
+function serverErrorMetrics(api: MonitoringProps['api'], functions: Readonly<Record<string, IFunction>>) {
   const stage = { ApiName: api.apiName, Stage: api.stageName };
   const counts: Record<string, IMetric> = {
     apiErrors: metric('AWS/ApiGateway', '5XXError', stage, Stats.SUM),
@@ -526,17 +456,14 @@ function canaryGraphs(scope: Construct, name: string, fn: LambdaFunction, alias:
         : { FunctionName: functionName },
       Stats.SUM,
     );
-  const graph = (alarm: AlarmName, threshold: number, using: Record<string, IMetric>, atLeastTimes?: number): Watch => {
+  const excess = (alarm: AlarmName, threshold: number, using: Record<string, IMetric>, atLeastTimes?: number): Watch => {
     const [minePer, allPer] = ['FILL(total, 0) / requests', 'FILL(allTotal, 0) / allRequests'];
     const times = atLeastTimes === undefined ? '' : ` AND ${minePer} > ${atLeastTimes} * ${allPer}`;
     const suffix = alarm.replace('<function>-canary-', '');
-    const excess = new MathExpression({
-      expression: `IF(requests >= ${CANARY_MIN_REQUESTS}${times}, ${minePer} - ${allPer}, 0)`,
-      usingMetrics: using,
-      label: `${name} ${suffix}: the version's per request above the function's`,
-      period: PERIOD,
-    });
-    return { title: `${name} canary: ${suffix}`, lines: [{ metric: excess, alarm, subject: name, threshold }] };
+    const expression = `IF(requests >= ${CANARY_MIN_REQUESTS}${times}, ${minePer} - ${allPer}, 0)`;
+    const label = `${name} ${suffix}: the version's per request above the function's`;
+    const metric = new MathExpression({ expression, usingMetrics: using, label, period: PERIOD });
+    return graph(`${name} canary: ${suffix}`, { metric, alarm, subject: name, threshold });
   };
   const logged = (answer: keyof typeof CANARY_EXCESS) => ({
     requests: mine.requests,
@@ -544,18 +471,16 @@ function canaryGraphs(scope: Construct, name: string, fn: LambdaFunction, alias:
     allRequests: all.requests,
     allTotal: all[answer],
   });
-  const executed = (metricName: string) => ({
-    requests: lambda('Invocations', true),
-    total: lambda(metricName, true),
-    allRequests: lambda('Invocations', false),
-    allTotal: lambda(metricName, false),
+  const executed = (total: string) => ({
+    ...{ requests: lambda('Invocations', true), total: lambda(total, true) },
+    ...{ allRequests: lambda('Invocations', false), allTotal: lambda(total, false) },
   });
   return [
-    graph('<function>-canary-5xx-excess', CANARY_EXCESS.serverErrors, logged('serverErrors')),
-    graph('<function>-canary-503-excess', CANARY_EXCESS.unavailable, logged('unavailable')),
-    graph('<function>-canary-4xx-excess', CANARY_EXCESS.clientErrors, logged('clientErrors')),
-    graph('<function>-canary-errors-excess', CANARY_EXCESS.serverErrors, executed('Errors')),
+    excess('<function>-canary-5xx-excess', CANARY_EXCESS.serverErrors, logged('serverErrors')),
+    excess('<function>-canary-503-excess', CANARY_EXCESS.unavailable, logged('unavailable')),
+    excess('<function>-canary-4xx-excess', CANARY_EXCESS.clientErrors, logged('clientErrors')),
+    excess('<function>-canary-errors-excess', CANARY_EXCESS.serverErrors, executed('Errors')),
     // Over twice the function's as well: one slow dependency slows both versions alike.
-    graph('<function>-canary-duration-excess', settings.functionDurationMs, executed('Duration'), 2),
+    excess('<function>-canary-duration-excess', settings.functionDurationMs, executed('Duration'), 2),
   ];
 }
