@@ -179,7 +179,7 @@ export const SETTING_EFFECTS: Readonly<Record<string, string>> = {
     "CIDR blocks the web ACL answers with its 429 whatever they send: an operator's block list for a flood's sources, a list like `loadTestSources` ([scaling.md](scaling.md#the-edge-made-up-keys))",
   hotfix:
     'production, for one deploy during an incident: the canary ignores its alarms and shifts all traffic at once; command line only, never in cdk.json',
-  alarmEmail: "e-mail address subscribed to the stage's alarm topic (creates the topic in staging)",
+  alarmEmail: "e-mail address subscribed to the stage's alarm topic (every stage has one: [Alarms](#alarms))",
   domainName: 'custom domain, e.g. `api.example.com`; the base address becomes `https://api.example.com/v1`',
   certificateArn: "ACM certificate covering `domainName`, **in the stack's region** (the API is regional)",
   hostedZoneId: 'Route 53 hosted zone that receives an A alias record for `domainName`',

@@ -56,7 +56,7 @@ export const CANARY_MIN_REQUESTS = 20;
  */
 export const CANARY_EXCESS = { clientErrors: 0.5, unavailable: 0.5, serverErrors: 1 / CANARY_MIN_REQUESTS } as const;
 
-interface AlarmKind {
+export interface AlarmKind {
   /** Breaching minutes of the minutes evaluated. */
   readonly window: readonly [number, number];
   /** What fires it, against its threshold: its description, and the docs' condition. */
@@ -80,7 +80,7 @@ const kind = (window: readonly [number, number], when: string, action: string, a
 /** At least one in 2 of 3 minutes. */
 const anyOf = (when: string, action: string) => kind([2, 3], when, action, true);
 const canary = (window: readonly [number, number], when: string): AlarmKind => ({
-  ...kind(window, `${when} above its function's`, "CodeDeploy has rolled it back: read the version's logs"),
+  ...kind(window, `the deploying version's ${when} above its function's`, 'CodeDeploy rolled the version back: read its logs'),
   canary: true,
 });
 const over = (share: number) => `over ${share * 100} points`;
@@ -114,12 +114,12 @@ export const ALARMS = {
   ),
   '<function>-canary-5xx-excess': canary(
     LOG_COUNTED_WINDOW,
-    `its request lines' share of 5xx but 503 (bugs) ${over(CANARY_EXCESS.serverErrors)}`,
+    `share of 5xx but 503 (bugs), from request lines, ${over(CANARY_EXCESS.serverErrors)}`,
   ),
-  '<function>-canary-503-excess': canary(LOG_COUNTED_WINDOW, `its request lines' share of 503 ${over(CANARY_EXCESS.unavailable)}`),
-  '<function>-canary-4xx-excess': canary(LOG_COUNTED_WINDOW, `its request lines' share of 4xx ${over(CANARY_EXCESS.clientErrors)}`),
-  '<function>-canary-errors-excess': canary([2, 3], `its share of crashes and timeouts (\`Errors\`) ${over(CANARY_EXCESS.serverErrors)}`),
-  '<function>-canary-duration-excess': canary([3, 5], 'its mean `Duration` over twice and `functionDurationMs`'),
+  '<function>-canary-503-excess': canary(LOG_COUNTED_WINDOW, `share of 503, from request lines, ${over(CANARY_EXCESS.unavailable)}`),
+  '<function>-canary-4xx-excess': canary(LOG_COUNTED_WINDOW, `share of 4xx, from request lines, ${over(CANARY_EXCESS.clientErrors)}`),
+  '<function>-canary-errors-excess': canary([2, 3], `share of crashes and timeouts (\`Errors\`) ${over(CANARY_EXCESS.serverErrors)}`),
+  '<function>-canary-duration-excess': canary([3, 5], 'mean `Duration` over twice and `functionDurationMs`'),
 } satisfies Record<string, AlarmKind>;
 /** Construct ids as first deployed: a new one would replace the named alarm. Else from the alarm's name. */
 const DEPLOYED_IDS: Record<string, string> = { 'api-5xx-rate': 'ApiServerErrorRate', 'api-p99-latency': 'ApiLatencyP99' };
