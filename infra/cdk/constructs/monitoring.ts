@@ -58,7 +58,7 @@ export const CANARY_EXCESS = { clientErrors: 0.5, unavailable: 0.5, serverErrors
 
 export interface AlarmKind {
   /** Breaching minutes of the minutes evaluated. */
-  readonly window: readonly [number, number];
+  readonly window: Window;
   /** What fires it, against its threshold: its description, and the docs' condition. */
   readonly when: string;
   /** What an operator does (the docs). */
@@ -71,15 +71,11 @@ export interface AlarmKind {
   readonly canary?: boolean;
 }
 
-const kind = (window: readonly [number, number], when: string, action: string, atLeast = false): AlarmKind => ({
-  window,
-  when,
-  action,
-  atLeast,
-});
+type Window = readonly [number, number];
+const kind = (window: Window, when: string, action: string, atLeast = false): AlarmKind => ({ window, when, action, atLeast });
 /** At least one in 2 of 3 minutes. */
 const anyOf = (when: string, action: string) => kind([2, 3], when, action, true);
-const canary = (window: readonly [number, number], when: string): AlarmKind => ({
+const canary = (window: Window, when: string): AlarmKind => ({
   ...kind(window, `the deploying version's ${when} above its function's`, 'CodeDeploy rolled the version back: read its logs'),
   canary: true,
 });
@@ -374,11 +370,9 @@ function filledSum(usingMetrics: Record<string, IMetric>, label: string, request
 
 /** ThrottledRequests summed over the watched operations. */
 function throttledRequests(table: ITable): IMetric {
-  const dimensions = (Operation: string) => ({ TableName: table.tableName, Operation });
-  const operations = WATCHED_OPERATIONS.map((op, i) => [
-    `throttled${i}`,
-    metric('AWS/DynamoDB', 'ThrottledRequests', dimensions(op), Stats.SUM),
-  ]);
+  const throttled = (Operation: string) =>
+    metric('AWS/DynamoDB', 'ThrottledRequests', { TableName: table.tableName, Operation }, Stats.SUM);
+  const operations = WATCHED_OPERATIONS.map((op, i) => [`throttled${i}`, throttled(op)]);
   return filledSum(Object.fromEntries(operations), 'Throttled requests, all operations');
 }
 
@@ -393,13 +387,10 @@ function serverErrorMetrics(api: MonitoringProps['api'], functions: Readonly<Rec
   };
   // An alarm's metric math takes at most 10 metrics: these and Count.
   if (Object.keys(counts).length > 9) throw new Error(`${Object.keys(counts).length} counts in the 5xx rate; an alarm takes 10 metrics`);
+  const requests = metric('AWS/ApiGateway', 'Count', stage, Stats.SUM);
   return {
     serverErrors: filledSum(counts, '5xx (the gateway’s 503 for throttles included)'),
-    serverErrorRate: filledSum(
-      counts,
-      '5xx rate (the gateway’s 503 for throttles included)',
-      metric('AWS/ApiGateway', 'Count', stage, Stats.SUM),
-    ),
+    serverErrorRate: filledSum(counts, '5xx rate (the gateway’s 503 for throttles included)', requests),
   };
 }
 
