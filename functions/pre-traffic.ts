@@ -6,13 +6,17 @@
  */
 import { CodeDeployClient, PutLifecycleEventHookExecutionStatusCommand } from '@aws-sdk/client-codedeploy';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import type { Context } from 'aws-lambda';
 import { generateApiKey } from '#lib/auth/api-keys.ts';
 import { ENV } from '#lib/config.ts';
 import { describeError, log } from '#lib/log.ts';
 
-export async function handler(event: { DeploymentId: string; LifecycleEventHookExecutionId: string }): Promise<void> {
+type HookEvent = { DeploymentId: string; LifecycleEventHookExecutionId: string };
+
+export async function handler(event: HookEvent, context: Pick<Context, 'getRemainingTimeInMillis'>): Promise<void> {
   const target = process.env[ENV.preTrafficTarget] ?? '';
-  const status = await check(target).then(
+  // A second left to report: a hook that never reports leaves the deployment waiting for it.
+  const status = await check(target, context.getRemainingTimeInMillis() - 1_000).then(
     () => 'Succeeded' as const,
     (error: unknown) => {
       log('error', 'pre-traffic check failed', { target, ...describeError(error) });
@@ -20,15 +24,15 @@ export async function handler(event: { DeploymentId: string; LifecycleEventHookE
     },
   );
   const { DeploymentId: deploymentId, LifecycleEventHookExecutionId: lifecycleEventHookExecutionId } = event;
-  await new CodeDeployClient({}).send(
-    new PutLifecycleEventHookExecutionStatusCommand({ deploymentId, lifecycleEventHookExecutionId, status }),
-  );
+  const report = new PutLifecycleEventHookExecutionStatusCommand({ deploymentId, lifecycleEventHookExecutionId, status });
+  await new CodeDeployClient({}).send(report);
 }
 
 /** Throws unless the version answers the made-up key with the Error body's 401. */
-async function check(functionName: string): Promise<void> {
+async function check(functionName: string, requestTimeout: number): Promise<void> {
   const request = { httpMethod: 'GET', path: '/', headers: { Authorization: `Bearer ${generateApiKey()}` }, requestContext: {} };
-  const invoked = await new LambdaClient({}).send(new InvokeCommand({ FunctionName: functionName, Payload: JSON.stringify(request) }));
+  const lambda = new LambdaClient({ maxAttempts: 1, requestHandler: { requestTimeout, throwOnRequestTimeout: true } });
+  const invoked = await lambda.send(new InvokeCommand({ FunctionName: functionName, Payload: JSON.stringify(request) }));
   const answer = JSON.parse(new TextDecoder().decode(invoked.Payload));
   if (invoked.FunctionError) throw new Error(`the version failed (${invoked.FunctionError}): ${answer?.errorMessage}`);
   const body = JSON.parse(answer?.body ?? 'null');

@@ -13,6 +13,7 @@ import { ENV } from '#lib/config.ts';
 import { reconfigure } from '#lib/services.ts';
 import { handler as getPet } from '../../functions/get-pet.ts';
 import { handler as preTraffic } from '../../functions/pre-traffic.ts';
+import { TIMEOUT_SECONDS } from '../../infra/cdk/function-limits.ts';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts';
 import { type TestTables, testTables } from '../support/store-endpoint.ts';
 
@@ -77,6 +78,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   vi.unstubAllEnvs();
+  lambda.closeAllConnections();
   await Promise.all([close(lambda), close(codedeploy)]);
   await proxy?.close();
   await tables?.close();
@@ -89,9 +91,9 @@ beforeEach(() => {
   invoke = runVersion;
 });
 
-/** Runs the hook; what it reported to CodeDeploy. */
-async function check(): Promise<unknown> {
-  await preTraffic(EVENT);
+/** Runs the hook with a deployed hook's time left (TIMEOUT_SECONDS); what it reported to CodeDeploy. */
+async function check(remainingMs = TIMEOUT_SECONDS * 1000): Promise<unknown> {
+  await preTraffic(EVENT, { getRemainingTimeInMillis: () => remainingMs });
   expect(reports).toHaveLength(1);
   expect(reports[0]?.target).toBe('CodeDeploy_20141006.PutLifecycleEventHookExecutionStatus');
   return reports[0]?.body;
@@ -123,6 +125,11 @@ describe('the pre-traffic hook', () => {
       functionError: 'Unhandled',
     });
     expect(await check()).toMatchObject({ status: 'Failed' });
+  });
+
+  it('reports Failed, in its own time, for a version that does not answer', async () => {
+    invoke = () => new Promise(() => undefined);
+    expect(await check(2_000)).toMatchObject({ status: 'Failed' });
   });
 
   it('reports Failed for any answer but the Error body’s 401', async () => {

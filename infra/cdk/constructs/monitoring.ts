@@ -249,9 +249,7 @@ export class Monitoring extends Construct {
           `${kind.canary ? ` with at least ${CANARY_MIN_REQUESTS} of the version's requests` : ''}.`,
         metric: line.metric,
         threshold: line.threshold,
-        comparisonOperator: kind.atLeast
-          ? ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD
-          : ComparisonOperator.GREATER_THAN_THRESHOLD,
+        comparisonOperator: ComparisonOperator[kind.atLeast ? 'GREATER_THAN_OR_EQUAL_TO_THRESHOLD' : 'GREATER_THAN_THRESHOLD'],
         datapointsToAlarm,
         evaluationPeriods,
         treatMissingData: kind.breaching ? TreatMissingData.BREACHING : TreatMissingData.NOT_BREACHING,
