@@ -340,17 +340,11 @@ function tableGraphs(title: string, dimensions: Record<string, string>): Watch[]
 function webAclGraph(webAcl: WatchedWebAcl, region: string): Watch {
   const blocked = (rule: string, label: string) =>
     metric('AWS/WAFV2', 'BlockedRequests', { WebACL: webAcl.metricName, Rule: rule, Region: region }, Stats.SUM, label);
-  return graph(
-    'Limits: requests the web ACL blocked, by rule',
-    blocked('ALL', 'All rules'),
-    ...webAcl.ruleMetricNames.map((r) => blocked(r, r)),
-  );
+  const rules = webAcl.ruleMetricNames.map((rule) => blocked(rule, rule));
+  return graph('Limits: requests the web ACL blocked, by rule', blocked('ALL', 'All rules'), ...rules);
 }
 
-/**
- * The table operations whose throttling is watched: every operation the functions and the key CLI
- * use, and the rest of the common ones (an alarm takes at most 10 metrics: these 8 and the sum).
- */
+/** Whose throttling is watched: every operation the functions and the key CLI use, and more, to an alarm's 10 metrics with the sum. */
 const WATCHED_OPERATIONS = ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query', 'Scan', 'BatchGetItem', 'BatchWriteItem'];
 
 /**

@@ -218,11 +218,8 @@ export function readRestApi(template: CfnTemplate): RestApiDefinition {
 
   const functions = new Map<string, LambdaFunctionDefinition>();
   // The functions a method invokes; not the others (production's pre-traffic hooks, which CodeDeploy runs).
-  const invoked = new Set(
-    [...nodes.values(), root].flatMap((n) =>
-      [...n.methods.values()].map((m) => ('functionId' in m.integration ? m.integration.functionId : '')),
-    ),
-  );
+  const integrations = [...nodes.values(), root].flatMap((n) => [...n.methods.values()].map((m) => m.integration));
+  const invoked = new Set(integrations.map((i) => ('functionId' in i ? i.functionId : '')));
   for (const [id, fn] of ofType('AWS::Lambda::Function').filter(([id]) => invoked.has(id))) {
     const props = fn.Properties ?? {};
     const code = (props.Code ?? {}) as Record<string, unknown>;
