@@ -21,6 +21,8 @@ export const ENV = {
   logLevel: 'LOG_LEVEL',
   /** Browser origins the pet operations answer with CORS headers, comma-separated; unset: none. */
   allowedOrigins: 'ALLOWED_ORIGINS',
+  /** Only the pre-traffic hook (functions/pre-traffic.ts): the ARN of the version it checks. */
+  preTrafficTarget: 'PRE_TRAFFIC_TARGET',
 } as const;
 
 export interface Config {

@@ -3,7 +3,7 @@
  * operation (lib/operations/), the REST API, alarms and, in production, canary deployments
  * through CodeDeploy.
  */
-import { CfnOutput, RemovalPolicy, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
+import { type CfnElement, CfnOutput, RemovalPolicy, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { LambdaApplication, LambdaDeploymentConfig, LambdaDeploymentGroup } from 'aws-cdk-lib/aws-codedeploy';
 import { Alias, type IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -13,7 +13,6 @@ import { ENV } from '#lib/config.ts';
 import { BUNDLED_ASSETS_DIR, REFERENCE_ASSETS } from '#lib/openapi/reference-page.ts';
 import { type FunctionId, operations } from '#lib/operations.ts';
 import { AUTH_TABLE_ACCESS } from '#lib/operations/operation.ts';
-import { routes } from '#lib/routes.ts';
 import { apiKeysTable, idempotencyTable, petsTable } from '#lib/store/tables.ts';
 import { ApiFunction } from './constructs/api-function.ts';
 import { StageDashboard } from './constructs/dashboard.ts';
@@ -148,25 +147,32 @@ export class PetStoreStack extends Stack {
       referenceFunction: this.referenceFunction,
       ...(this.liveAliases ? { liveAliases: this.liveAliases } : {}),
       tables: this.tables.all,
+      ...(this.api.webAcl ? { webAcl: this.api.webAcl } : {}),
     });
     if (this.monitoring.topic) this.api.edgeBlocks?.alarm.addAlarmAction(new SnsAction(this.monitoring.topic));
     this.dashboard = new StageDashboard(this, 'Dashboard', {
-      api: apiNames,
-      routes,
-      functions,
-      referenceFunction: this.referenceFunction,
-      tables: this.tables.all,
-      alarms: [...this.monitoring.all, ...(this.api.edgeBlocks ? [this.api.edgeBlocks.alarm] : [])],
-      serverErrors: this.monitoring.serverErrors,
+      monitoring: this.monitoring,
+      ...(this.api.edgeBlocks ? { alarms: [this.api.edgeBlocks.alarm] } : {}),
       accessLogGroupName: this.api.accessLogGroup.logGroupName,
-      webAcl: this.api.webAcl,
     });
 
     if (this.liveAliases) {
       const application = new LambdaApplication(this, 'Deployments', { applicationName: this.stackName });
       const groups = {} as Record<FunctionId, LambdaDeploymentGroup>;
       for (const { functionId: id } of operations) {
+        // Before any traffic shifts, the new version must answer a made-up key (functions/pre-traffic.ts).
+        const version = functions[id].currentVersion;
+        const preHook = new ApiFunction(this, `${pascal(id)}PreTraffic`, {
+          entry: 'functions/pre-traffic.ts',
+          functionName: `${this.stackName}-${id}-pre-traffic`,
+          description: `Pet Store ${settings.stage}: checks a new ${id} version before it takes traffic`,
+          ...stageFunction,
+          logGroupClass: logGroupClass({ metricFilters: false }),
+          environment: { [ENV.preTrafficTarget]: version.functionArn },
+        });
+        version.grantInvoke(preHook);
         groups[id] = new LambdaDeploymentGroup(this, `${pascal(id)}Deployment`, {
+          preHook,
           application,
           deploymentGroupName: id,
           alias: this.liveAliases[id],
@@ -180,6 +186,10 @@ export class PetStoreStack extends Stack {
         Validations.of(groups[id]).acknowledge({
           id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited]',
           reason: 'CodeDeploy needs this AWS-managed policy to shift traffic between function versions.',
+        });
+        Validations.of(groups[id]).acknowledge({
+          id: `AwsSolutions-IAM5[Resource::<${this.getLogicalId(preHook.node.defaultChild as CfnElement)}.Arn>:*]`,
+          reason: 'CodeDeploy invokes its own pre-traffic hook function (any qualifier of it), which the CDK grants as the ARN and ARN:*.',
         });
       }
       this.deploymentGroups = groups;
@@ -207,12 +217,10 @@ export class PetStoreStack extends Stack {
       value: this.dashboard.url,
       description: 'The dashboard in the CloudWatch console',
     });
-    if (this.monitoring.topic) {
-      new CfnOutput(this, OUTPUT_IDS.alarmTopicArn, {
-        value: this.monitoring.topic.topicArn,
-        description: 'SNS topic the alarms notify',
-      });
-    }
+    new CfnOutput(this, OUTPUT_IDS.alarmTopicArn, {
+      value: this.monitoring.topic.topicArn,
+      description: 'SNS topic the alarms notify',
+    });
   }
 }
 

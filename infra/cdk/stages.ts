@@ -187,7 +187,7 @@ const SETTINGS = z.strictObject({
     'production, for one deploy during an incident: the canary ignores its alarms and shifts all traffic at once; command line only, never in cdk.json',
   ),
   alarmEmail: optionalText(z.string().check(z.regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, { error: 'is not an e-mail address' }))).describe(
-    "e-mail address subscribed to the stage's alarm topic (creates the topic in staging)",
+    "e-mail address subscribed to the stage's alarm topic (every stage has one: [Alarms](#alarms))",
   ),
   domainName: optionalText().describe('custom domain, e.g. `api.example.com`; the base address becomes `https://api.example.com/v1`'),
   certificateArn: optionalText(

@@ -5,14 +5,11 @@
  * with each reference written as `<Ref:Id>` / `<GetAtt:Id.Attr>` and parses the result.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { App, Duration, Stack } from 'aws-cdk-lib';
-import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
-import { Match, Template } from 'aws-cdk-lib/assertions';
-import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
-import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { API_BASE_PATH, routes } from '#lib/routes.ts';
 import { BY_STATUS_INDEX, petsTable } from '#lib/store/tables.ts';
-import { GATEWAY_THROTTLED_QUERY, StageDashboard } from '../../infra/cdk/constructs/dashboard.ts';
+import { GATEWAY_THROTTLED_QUERY } from '../../infra/cdk/constructs/dashboard.ts';
+import type { IConstruct } from 'constructs';
 import { OUTPUT_IDS, STAGE_NAMES } from '../../infra/cdk/stages.ts';
 import { logicalId, resourcesOf, synth } from './synth.ts';
 
@@ -165,15 +162,25 @@ describe.each(STAGE_NAMES)('the %s dashboard', (stage) => {
     ).toEqual([...serverErrors].sort());
   });
 
-  it("shows each limit's rejections: the gateway's 429 from the access log, every function's throttles", () => {
+  it("shows each limit's rejections: the gateway's 429 from the access log, every function's throttles and invocations against its rate", () => {
     const limits = widgets.filter((w) => w.properties.title?.startsWith('Limits:'));
-    const functions = [...Object.values(stack.functions), stack.referenceFunction].map((fn) => `<Ref:${logicalId(fn)}>`);
+    const ref = (fn: IConstruct) => `<Ref:${logicalId(fn)}>`;
     expect(
       metricsOf(limits)
         .filter((m) => m.namespace !== 'AWS/WAFV2')
         .map((m) => `${m.namespace} ${m.name} ${m.dimensions.FunctionName} ${m.stat}`)
         .sort(),
-    ).toEqual(functions.map((fn) => `AWS/Lambda Throttles ${fn} Sum`).sort());
+    ).toEqual(
+      [
+        ...[...Object.values(stack.functions), stack.referenceFunction].map((fn) => `AWS/Lambda Throttles ${ref(fn)} Sum`),
+        ...Object.values(stack.functions).map((fn) => `AWS/Lambda Invocations ${ref(fn)} Sum`),
+      ].sort(),
+    );
+    // Each alarm is drawn on its graph at its threshold.
+    const annotated = limits.flatMap(
+      (w) => (w.properties as { annotations?: { horizontal?: { value: number }[] } }).annotations?.horizontal ?? [],
+    );
+    expect(annotated.length).toBe(2 * Object.keys(stack.functions).length + 1);
     // The gateway's 429 has no metric: a Logs Insights query over this stage's access log, by minute.
     const queries = limits.filter((w) => w.type === 'log');
     expect(queries).toHaveLength(1);
@@ -198,7 +205,8 @@ describe.each(STAGE_NAMES)('the %s dashboard', (stage) => {
     const fn = `<Ref:${logicalId(stack.functions[route.functionId])}>`;
     // The stage-wide graphs (the 5xx clients saw, the limits) count every function's throttles too.
     const stageWide = ['Limits:', '5xx as clients saw them', 'API, all operations'];
-    const inRows = metrics.filter((m) => !stageWide.some((title) => m.widget.startsWith(title)));
+    // The canary's graphs compare the deploying version with its function as a whole.
+    const inRows = metrics.filter((m) => !stageWide.some((title) => m.widget.startsWith(title)) && !m.widget.includes(' canary: '));
     expect(shown(inRows, 'AWS/Lambda', { FunctionName: fn })).toEqual(
       ['ConcurrentExecutions Maximum', ...LATENCY.map((p) => `Duration ${p}`), 'Errors Sum', 'Throttles Sum'].sort(),
     );
@@ -246,38 +254,17 @@ describe.each(STAGE_NAMES)('the %s dashboard', (stage) => {
   });
 });
 
-describe('a dashboard given a web ACL', () => {
-  it("graphs the requests it blocked, in all and by rule, under the ACL's metric names; a pinned stack's name carries its region", () => {
-    const stack = new Stack(new App(), 'PetStore-test', { env: { account: '123456789012', region: 'eu-west-1' } });
-    const counted = (metricName: string) =>
-      new Metric({ namespace: 'PetStore-test', metricName, statistic: 'Sum', period: Duration.minutes(1) });
-    const table = new Table(stack, 'Pets', { partitionKey: { name: 'id', type: AttributeType.NUMBER } });
-    const functions = Object.fromEntries(
-      routes.map((r) => [
-        r.functionId,
-        LambdaFunction.fromFunctionArn(stack, r.functionId, `arn:aws:lambda:eu-west-1:123456789012:function:${r.functionId}`),
-      ]),
-    );
-    new StageDashboard(stack, 'Dashboard', {
-      api: { apiName: 'PetStore-test', stageName: 'test' },
-      routes,
-      functions,
-      referenceFunction: LambdaFunction.fromFunctionArn(stack, 'docs', 'arn:aws:lambda:eu-west-1:123456789012:function:docs'),
-      tables: [{ definition: petsTable, table }],
-      alarms: [],
-      serverErrors: { serverErrors: counted('ServerErrors'), serverErrorRate: counted('ServerErrorRate') },
-      accessLogGroupName: '/aws/apigateway/PetStore-test/access/infrequent-access',
-      webAcl: { metricName: 'PetStoreAcl', ruleMetricNames: ['PerApiKey', 'PerSourceIp'] },
-    });
-    const { name, widgets } = dashboardOf(Template.fromStack(stack));
-    expect(name).toBe('PetStore-test-eu-west-1');
-    const waf = metricsOf(widgets).filter((m) => m.namespace === 'AWS/WAFV2');
-    expect(waf.map((m) => [m.name, m.dimensions, m.stat])).toEqual(
-      ['ALL', 'PerApiKey', 'PerSourceIp'].map((rule) => [
-        'BlockedRequests',
-        { WebACL: 'PetStoreAcl', Rule: rule, Region: 'eu-west-1' },
-        'Sum',
-      ]),
-    );
+describe('a dashboard of a pinned stack', () => {
+  it("carries its region in its name and in its web ACL's metrics", () => {
+    const pinned = synth({ context: { 'staging.account': '123456789012', 'staging.region': 'eu-west-1' } });
+    try {
+      const { name, widgets } = dashboardOf(pinned.templates.staging);
+      expect(name).toBe('PetStore-staging-eu-west-1');
+      const waf = metricsOf(widgets).filter((m) => m.namespace === 'AWS/WAFV2');
+      expect(waf.length).toBeGreaterThan(1);
+      for (const m of waf) expect(m.dimensions.Region).toBe('eu-west-1');
+    } finally {
+      pinned.cleanup();
+    }
   });
 });

@@ -10,15 +10,16 @@ import { Alias, Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aw
 import { LogGroup, LogGroupClass } from 'aws-cdk-lib/aws-logs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
+import { ENV } from '#lib/config.ts';
 import { allTables } from '#lib/store/tables.ts';
 import { functionIds } from '#lib/operations.ts';
 import { stageCapacity } from '../../infra/cdk/capacity.ts';
 import { cdkJsonContext, OUTPUT_IDS, readStageSettings, STAGE_NAMES, type StageName, tableNameOutputId } from '../../infra/cdk/stages.ts';
 import {
+  CANARY,
+  CANARY_DEPLOYMENT,
   CANARY_EXCESS,
-  CANARY_MINUTES,
   CANARY_MIN_REQUESTS,
-  CANARY_PERCENT,
   LOG_COUNTED_WINDOW,
   LOG_DELAY_MINUTES,
   Monitoring,
@@ -162,8 +163,8 @@ describe.each(STAGE_NAMES)('%s alarms', (stage) => {
   });
 
   it('has the expected number of alarms', () => {
-    // The canary's four per function in production only; each route function's at-throttle.
-    const canary = stage === 'production' ? 4 * functionIds.length : 0;
+    // The canary's five per function in production only; each route function's at-throttle.
+    const canary = stage === 'production' ? 5 * functionIds.length : 0;
     // And the automatic blocks' (test/cdk/edge-blocks.test.ts).
     template.resourceCountIs('AWS::CloudWatch::Alarm', 3 + 2 * (functionIds.length + 1) + functionIds.length + allTables.length + canary);
   });
@@ -186,9 +187,13 @@ describe('alarm notifications', () => {
     });
   });
 
-  it('only exist in staging unless alarmEmail is set', () => {
-    plain.templates.staging.resourceCountIs('AWS::SNS::Topic', 0);
-    for (const actions of alarmActions('staging')) expect(actions).toBeUndefined();
+  it('notify the topic in staging too, which reaches someone only with alarmEmail', () => {
+    const template = plain.templates.staging;
+    const topicId = Object.keys(resourcesOf(template, 'AWS::SNS::Topic'))[0];
+    template.hasResourceProperties('AWS::SNS::Topic', { TopicName: 'PetStore-staging-alarms' });
+    for (const actions of alarmActions('staging')) expect(actions).toEqual([{ Ref: topicId }]);
+    template.resourceCountIs('AWS::SNS::Subscription', 0);
+    expect(template.toJSON().Outputs[OUTPUT_IDS.alarmTopicArn]).toEqual({ Value: { Ref: topicId }, Description: expect.any(String) });
   });
 
   it.each([
@@ -218,7 +223,7 @@ describe('canary deployments', () => {
         UpdatePolicy: { CodeDeployLambdaAliasUpdate: { DeploymentGroupName: { Ref: groupId } } },
       });
       expect(resources[groupId].Properties).toMatchObject({
-        DeploymentConfigName: `CodeDeployDefault.LambdaCanary${CANARY_PERCENT}Percent${CANARY_MINUTES}Minutes`,
+        DeploymentConfigName: CANARY_DEPLOYMENT.deploymentConfigName,
         AutoRollbackConfiguration: {
           Enabled: true,
           Events: expect.arrayContaining(['DEPLOYMENT_FAILURE', 'DEPLOYMENT_STOP_ON_ALARM']),
@@ -227,6 +232,51 @@ describe('canary deployments', () => {
       });
     }
   });
+
+  it.each(functionIds)(
+    'check a new %s version before any traffic: a hook that may invoke that version and report to that group only',
+    (name) => {
+      const resources = production.toJSON().Resources;
+      const alias = resources[logicalId(stack.liveAliases?.[name])];
+      const groupId = logicalId(stack.deploymentGroups?.[name]);
+      const hookId = alias.UpdatePolicy.CodeDeployLambdaAliasUpdate.BeforeAllowTrafficHook.Ref as string;
+      const hook = resources[hookId].Properties;
+      const versionId = alias.Properties.FunctionVersion['Fn::GetAtt'][0] as string;
+      expect(resources[versionId].Type).toBe('AWS::Lambda::Version');
+      expect(hook.Environment.Variables[ENV.preTrafficTarget]).toEqual({ Ref: versionId });
+      const roleId = hook.Role['Fn::GetAtt'][0];
+      const policies = Object.values(resourcesOf(production, 'AWS::IAM::Policy')).filter((p) =>
+        JSON.stringify(p.Properties?.Roles).includes(roleId),
+      );
+      expect(policies).toHaveLength(1);
+      const statements = propertiesOf<{ PolicyDocument: { Statement: { Action: unknown }[] } }>(policies[0]).PolicyDocument.Statement;
+      const beyondLogs = statements.filter((st) => !JSON.stringify(st.Action).match(/logs:|xray:/));
+      expect(beyondLogs).toEqual([
+        { Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: { Ref: versionId } },
+        {
+          Action: 'codedeploy:PutLifecycleEventHookExecutionStatus',
+          Effect: 'Allow',
+          Resource: {
+            'Fn::Join': [
+              '',
+              [
+                'arn:',
+                { Ref: 'AWS::Partition' },
+                ':codedeploy:',
+                { Ref: 'AWS::Region' },
+                ':',
+                { Ref: 'AWS::AccountId' },
+                ':deploymentgroup:',
+                { Ref: resources[groupId].Properties.ApplicationName.Ref },
+                '/',
+                { Ref: groupId },
+              ],
+            ],
+          },
+        },
+      ]);
+    },
+  );
 
   it('keep each version a successful deploy published, and delete one whose deploy rolled back, so the same commit can be deployed again', () => {
     // RetainExceptOnCreate: kept when a later deploy drops it from the template (pointing `live` back
@@ -251,7 +301,9 @@ describe('canary deployments', () => {
       (a) => resources[a.Name.Ref],
     );
     expect(alarms.map((a) => a.Properties.AlarmName as string).sort()).toEqual(
-      ['4xx-excess', '5xx-excess', 'duration-excess', 'errors-excess'].map((suffix) => `PetStore-production-${name}-canary-${suffix}`),
+      ['4xx-excess', '503-excess', '5xx-excess', 'duration-excess', 'errors-excess'].map(
+        (suffix) => `PetStore-production-${name}-canary-${suffix}`,
+      ),
     );
     // The version the alias moves to, and the function: never the stage (dependency-graph.test.ts).
     const aliasVersion = resources[logicalId(stack.liveAliases?.[name])].Properties.FunctionVersion;
@@ -265,7 +317,7 @@ describe('canary deployments', () => {
     const queries = (suffix: string) => byName[suffix].Metrics as MetricQuery[];
     const perRequest = 'FILL(total, 0) / requests - FILL(allTotal, 0) / allRequests';
     // Each is the version's per request above its function's (every version), in minutes with at least 20 of its requests.
-    for (const suffix of ['4xx-excess', '5xx-excess', 'errors-excess']) {
+    for (const suffix of ['4xx-excess', '503-excess', '5xx-excess', 'errors-excess']) {
       expect(queries(suffix).find((q) => q.Expression)?.Expression).toBe(`IF(requests >= 20, ${perRequest}, 0)`);
     }
     expect(queries('duration-excess').find((q) => q.Expression)?.Expression).toBe(
@@ -274,12 +326,9 @@ describe('canary deployments', () => {
     for (const alarm of Object.values(byName)) {
       expect(alarm).toMatchObject({ ComparisonOperator: 'GreaterThanThreshold', TreatMissingData: 'notBreaching' });
     }
-    expect(['4xx-excess', '5xx-excess', 'errors-excess', 'duration-excess'].map((suffix) => byName[suffix].Threshold)).toEqual([
-      0.5,
-      0.05,
-      0.05,
-      plain.stacks.production.settings.functionDurationMs,
-    ]);
+    expect(
+      ['4xx-excess', '503-excess', '5xx-excess', 'errors-excess', 'duration-excess'].map((suffix) => byName[suffix].Threshold),
+    ).toEqual([0.5, 0.5, 0.05, 0.05, plain.stacks.production.settings.functionDurationMs]);
     // Lambda's own metrics of the version run through the alias, and of the function as a whole:
     // crashes/timeouts (the gateway's 502/504) and duration, over invocations.
     for (const [suffix, metricName] of [
@@ -310,6 +359,8 @@ describe('canary deployments', () => {
     const clientError = `{ (${request}) && ($.status >= 400) && ($.status < 500) }`;
     // A dependency's 503 (service_unavailable) is no fault of the version: never counted.
     const bug = `{ (${request}) && ($.status >= 500) && ($.status != 503) }`;
+    // …but a version's share of them well above its function's is its own (it cannot reach what the other reaches).
+    const unavailable = `{ (${request}) && ($.status = 503) }`;
     // The function's own group and namespace: its lines need not name it.
     const byVersion = { Version: '$.functionVersion' };
     const filters = (errors: string) => ({
@@ -318,7 +369,11 @@ describe('canary deployments', () => {
       allRequests: { logGroup, pattern: `{ ${request} }`, defaultValue: 0 },
       allTotal: { logGroup, pattern: errors, defaultValue: 0 },
     });
-    const expected: Record<string, Record<string, FilterSummary>> = { '5xx-excess': filters(bug), '4xx-excess': filters(clientError) };
+    const expected: Record<string, Record<string, FilterSummary>> = {
+      '5xx-excess': filters(bug),
+      '503-excess': filters(unavailable),
+      '4xx-excess': filters(clientError),
+    };
     for (const [suffix, filters] of Object.entries(expected)) {
       const operands = queries(suffix).filter((q) => q.MetricStat);
       expect(Object.fromEntries(operands.map((q) => [q.Id, filterOf('production', q, logGroup, `PetStore-production/${name}`)]))).toEqual(
@@ -332,16 +387,15 @@ describe('canary deployments', () => {
   });
 
   it('judge a version in windows that fire before the last shift, even on log lines Lambda delivers late', () => {
-    // The rates count only at 20 requests a minute, and one 5xx alone (≤ 1/20) never crosses its threshold.
-    expect(CANARY_MIN_REQUESTS).toBe(20);
-    expect(CANARY_EXCESS).toEqual({ clientErrors: 0.5, serverErrors: 1 / CANARY_MIN_REQUESTS });
-    // Lambda may deliver a line 10 minutes late: a version failing from its first full minute has its
-    // second breaching minute counted by 1 + 2 + 10 and is in ALARM at the next evaluation, before
-    // the last shift at 15; the window of 13 still holds both minutes then.
-    expect([LOG_DELAY_MINUTES, CANARY_MINUTES, LOG_COUNTED_WINDOW]).toEqual([10, 15, { datapointsToAlarm: 2, evaluationPeriods: 13 }]);
-    const alarmedBy = 1 + LOG_COUNTED_WINDOW.datapointsToAlarm + LOG_DELAY_MINUTES + 1;
-    expect(alarmedBy).toBeLessThan(CANARY_MINUTES);
-    expect(LOG_COUNTED_WINDOW.evaluationPeriods).toBeGreaterThanOrEqual(alarmedBy - 1);
+    // One 5xx alone (at most 1 in the 20 requests a minute judged) never crosses its threshold.
+    expect(1 / CANARY_MIN_REQUESTS).toBeLessThanOrEqual(CANARY_EXCESS.serverErrors);
+    // Lambda may deliver a line LOG_DELAY_MINUTES late: a version failing from its first full minute
+    // has its second breaching minute counted by 1 + 2 + the delay and is in ALARM at the next
+    // evaluation, before the last shift; the window still holds both minutes then.
+    const [datapoints, minutes] = LOG_COUNTED_WINDOW;
+    const alarmedBy = 1 + datapoints + LOG_DELAY_MINUTES + 1;
+    expect(alarmedBy).toBeLessThan(CANARY.minutes);
+    expect(minutes).toBeGreaterThanOrEqual(alarmedBy - 1);
     for (const name of functionIds) {
       const windowOf = (suffix: string) => {
         const [alarm] = Object.values(
@@ -349,8 +403,7 @@ describe('canary deployments', () => {
         );
         return [alarm?.Properties.DatapointsToAlarm, alarm?.Properties.EvaluationPeriods];
       };
-      expect(windowOf('4xx-excess')).toEqual([2, 13]);
-      expect(windowOf('5xx-excess')).toEqual([2, 13]);
+      for (const suffix of ['4xx-excess', '503-excess', '5xx-excess']) expect(windowOf(suffix)).toEqual([...LOG_COUNTED_WINDOW]);
       // Lambda's own metrics, not log-counted: fired within minutes.
       expect(windowOf('errors-excess')).toEqual([2, 3]);
       expect(windowOf('duration-excess')).toEqual([3, 5]);
@@ -365,21 +418,30 @@ describe('canary deployments', () => {
       const alarms = (resources[groupId].Properties.AlarmConfiguration.Alarms as Array<{ Name: { Ref: string } }>).map(
         (a) => resources[a.Name.Ref].Properties,
       );
-      // What the old version and the new one (the canary's 10 %: 30 requests a minute) do.
+      // What the old version and the new one (the canary's share: 30 requests a minute) do, minute by minute.
       const fine: Behaviour = { share4xx: 0.05, share503: 0, share5xx: 0, crashes: 0, durationMs: 60 };
       const dependencySlow: Behaviour = { ...fine, share503: 0.4, crashes: 0.02, durationMs: 2_400 };
-      const firing = (old: Behaviour, mine: Behaviour, requests = 30) =>
+      const firingOver = (minutes: readonly (readonly [Behaviour, Behaviour])[], requests = 30) =>
         alarms
           .filter((alarm) => {
-            const value = evaluate(alarm.Metrics as MetricQuery[], {
-              old: { ...old, requests: 9 * requests },
-              mine: { ...mine, requests },
+            const breaching = minutes.filter(([old, mine]) => {
+              const oldRequests = (requests * (100 - CANARY.percent)) / CANARY.percent;
+              const value = evaluate(alarm.Metrics as MetricQuery[], {
+                old: { ...old, requests: oldRequests },
+                mine: { ...mine, requests },
+              });
+              return value > (alarm.Threshold as number);
             });
-            // A steady scenario breaches in every minute of the window, or in none.
-            return value > (alarm.Threshold as number);
+            return breaching.length >= (alarm.DatapointsToAlarm as number);
           })
           .map((alarm) => (alarm.AlarmName as string).replace(`PetStore-production-${name}-canary-`, ''))
           .sort();
+      // A steady scenario, every minute of the longest window alike.
+      const firing = (old: Behaviour, mine: Behaviour, requests = 30) =>
+        firingOver(
+          Array.from({ length: LOG_COUNTED_WINDOW[1] }, () => [old, mine] as const),
+          requests,
+        );
       expect(firing(fine, fine)).toEqual([]);
       // DynamoDB slow or unreachable: 503 after the store's deadlines, a timeout or two, on both versions.
       expect(firing(dependencySlow, dependencySlow)).toEqual([]);
@@ -392,6 +454,25 @@ describe('canary deployments', () => {
       // …also while a dependency fails both.
       expect(firing(dependencySlow, { ...dependencySlow, share5xx: 0.3 })).toEqual(['5xx-excess']);
       expect(firing(dependencySlow, { ...dependencySlow, crashes: 0.5 })).toEqual(['errors-excess']);
+      // A version failing fast with 503s of its own (a refused connection, a name that does not resolve).
+      expect(firing(fine, { ...fine, share503: 1, durationMs: 20 })).toEqual(['503-excess']);
+      expect(firing(fine, { ...fine, share503: 0.6 })).toEqual(['503-excess']);
+      // An outage of the key reads alone, from second s of a minute: the old version's warm instances
+      // answer from their key cache for up to a minute (apiKeyCacheSeconds ≤ 60), the version's fresh
+      // ones cannot: at most a minute of excess over two minutes of data, then both alike.
+      const keyOutage = (s: number) =>
+        [
+          [fine, { ...fine, share503: (60 - s) / 60 }],
+          [
+            { ...fine, share503: (60 - s) / 60 },
+            { ...fine, share503: 1 },
+          ],
+          ...Array.from({ length: 11 }, () => [
+            { ...fine, share503: 1 },
+            { ...fine, share503: 1 },
+          ]),
+        ] as [Behaviour, Behaviour][];
+      for (const s of [0, 15, 30, 45, 59]) expect(firingOver(keyOutage(s)), `from second ${s}`).toEqual([]);
       // Under 20 of its requests a minute judge nothing.
       expect(firing(fine, { ...fine, share4xx: 1, share5xx: 1, crashes: 0.5, durationMs: 600 }, 19)).toEqual([]);
     },
@@ -412,7 +493,7 @@ describe('canary deployments', () => {
         new Monitoring(stack, 'Monitoring', {
           settings: plain.stacks.production.settings,
           api: { apiName: 'PetStore-test', stageName: 'production' },
-          functions: { 'list-pets': fn },
+          functions: Object.fromEntries(functionIds.map((id) => [id, fn])),
           referenceFunction: fn,
           liveAliases: { 'list-pets': alias },
           tables: [],
@@ -678,6 +759,7 @@ function evaluate(queries: readonly MetricQuery[], versions: Record<'old' | 'min
       Responses: answered,
       Responses4xx: answered * b.share4xx,
       Responses5xxExcept503: answered * b.share5xx,
+      Responses503: answered * b.share503,
     };
     const value = values[metricName];
     if (value === undefined) throw new Error(`No scenario value for ${metricName}`);

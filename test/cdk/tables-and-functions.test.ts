@@ -168,8 +168,8 @@ describe.each(STAGE_NAMES)('%s functions', (stage) => {
   const retention = (cdkJsonContext().stages as Record<string, { logRetentionDays: number }>)[stage]?.logRetentionDays;
 
   it('has one function per route function, and the reference page function with no table at all', () => {
-    // And the automatic blocks' function (test/cdk/edge-blocks.test.ts).
-    template.resourceCountIs('AWS::Lambda::Function', functionIds.length + 2);
+    // …and in production each one's pre-traffic hook (operations.test.ts), and the automatic blocks' function (edge-blocks.test.ts).
+    template.resourceCountIs('AWS::Lambda::Function', (stage === 'production' ? 2 : 1) * functionIds.length + 2);
     const docs = template.toJSON().Resources[logicalId(app.stacks[stage].referenceFunction)];
     expect(docs.Properties).toMatchObject({ FunctionName: `PetStore-${stage}-docs`, Runtime: 'nodejs24.x', Architectures: ['arm64'] });
     expect(JSON.stringify(docs.Properties.Environment?.Variables ?? {})).not.toMatch(/TABLE/);

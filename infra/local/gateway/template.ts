@@ -225,7 +225,10 @@ export function readRestApi(template: CfnTemplate): RestApiDefinition {
     }));
 
   const functions = new Map<string, LambdaFunctionDefinition>();
-  for (const [id, fn] of ofType('AWS::Lambda::Function')) {
+  // The functions a method invokes; not the others (production's pre-traffic hooks, which CodeDeploy runs).
+  const integrations = [...nodes.values(), root].flatMap((n) => [...n.methods.values()].map((m) => m.integration));
+  const invoked = new Set(integrations.map((i) => ('functionId' in i ? i.functionId : '')));
+  for (const [id, fn] of ofType('AWS::Lambda::Function').filter(([id]) => invoked.has(id))) {
     const props = fn.Properties ?? {};
     // The automatic blocks' function: local mode runs its detector in the gateway.
     if (floodVariables(fn) !== undefined) continue;
