@@ -1,5 +1,4 @@
 // `GET /pets`: a plain array, as the spec says; a further page is a `Link: rel="next"` with the opaque `cursor`.
-
 import { ListPetsQuery } from '#lib/domain/requests.ts';
 import { apiHandler } from '#lib/http/api-handler.ts';
 import { decodeCursor, encodeCursor } from '#lib/http/cursor.ts';

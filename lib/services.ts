@@ -46,7 +46,6 @@ export function prepareServices(): void {
 }
 
 /** Sets environment variables (undefined removes one) and rebuilds; assigning process.env alone changes nothing built. */
-
 export function reconfigure(vars: Readonly<Record<string, string | undefined>> = {}): void {
   for (const [name, value] of Object.entries(vars)) {
     if (value === undefined) delete process.env[name];

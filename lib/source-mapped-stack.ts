@@ -1,5 +1,4 @@
 // Not `--enable-source-maps`, which parses maps on every cold start (docs/performance.md, "Cold start"): read on first stack.
-
 import { readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { fileURLToPath } from 'node:url';

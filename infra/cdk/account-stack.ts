@@ -1,5 +1,4 @@
 // API Gateway's logging role is per account and region: no stage owns it, so none can re-point another's logging.
-
 import { RemovalPolicy, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
 import { CfnAccount } from 'aws-cdk-lib/aws-apigateway';
 import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';

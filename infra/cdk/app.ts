@@ -44,7 +44,6 @@ export function buildApp(options: BuildAppOptions = {}): PetStoreApp {
 }
 
 // Over every stage at once: stages that may share an account share its concurrency.
-
 export function checkCapacity(stages: readonly StageSettings[]): void {
   const problems = capacityProblems(stages);
   if (problems.length > 0) throw new Error(problems.join('\n'));

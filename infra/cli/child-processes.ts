@@ -47,7 +47,6 @@ export interface Finished {
 }
 
 /** Rejects only when it cannot start; a failure is a non-zero `status`. */
-
 export function runInGroup(
   command: string,
   args: readonly string[],

@@ -1,5 +1,4 @@
 // Strict: a mistyped option is a mistake (usage on stderr, exit 2); `--help` exits 0 before any work.
-
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 
 export function parseCommandLine<T extends ParseArgsConfig>(usage: string, config: T): ReturnType<typeof parseArgs<T>> {

@@ -1,5 +1,4 @@
 // cfn-lint over cdk.out catches what template assertions cannot (a dependency cycle, say); cfn-lint missing is a failure, never a pass.
-
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseCommandLine } from './command-line.ts';

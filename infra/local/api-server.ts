@@ -123,7 +123,6 @@ function hasBody(rawHeaders: readonly string[]): boolean {
 }
 
 /** At most one byte past `limit`, enough for a 413. `cut`: bytes left unread; undefined: the client left. */
-
 async function readBody(req: IncomingMessage, limit: number): Promise<{ bytes: Buffer; cut: boolean } | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;

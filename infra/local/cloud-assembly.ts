@@ -104,7 +104,6 @@ export async function synthesizeCloudAssembly(stages: StageName | readonly Stage
 }
 
 // The template's table-name outputs (`PetsTableName` → logical id) joined with local physical names.
-
 export function localTableRefs(api: RestApiDefinition, localNames: Readonly<Record<string, string>>): Map<string, string> {
   const refs = new Map<string, string>();
   for (const table of allTables) {

@@ -16,7 +16,6 @@ export interface EmbeddedDynamoDb {
 }
 
 // `path` undefined: in memory; otherwise LevelDB files in that folder.
-
 export async function startEmbeddedDynamoDb(options: { path?: string; port?: number } = {}): Promise<EmbeddedDynamoDb> {
   const server = dynalite({
     ...(options.path ? { path: options.path } : {}),

@@ -1,5 +1,4 @@
 // `npm start` and `npm run start:synth` (docs/local-mode.md; options in USAGE below).
-
 import path from 'node:path';
 import { parseCommandLine, usageMistake } from '../cli/command-line.ts';
 import { isStageName } from '../cdk/stages.ts';

@@ -1,5 +1,4 @@
 // The child of `synthesizeStageTemplate` (cloud-assembly.ts): answers over IPC, and its heap ends with it.
-
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -45,7 +45,6 @@ export function integerText(value: string): number | string {
 }
 
 // Bare, or quoted as the IETF draft's structured-field string.
-
 export const IdempotencyKeyHeader = z.string().check(
   z.regex(/^(?:[!#-~]{1,255}|"[!#-~]{1,255}")$/, {
     error: 'use 1 to 255 visible ASCII characters other than ", such as a UUID, bare or in double quotes',

@@ -16,7 +16,6 @@ export function preferredCoding(acceptEncoding: string | undefined): 'gzip' | 'd
  * Stricter than `preferredCoding`: API Gateway compresses only when the highest-priority coding is one
  * it supports (https://docs.aws.amazon.com/apigateway/latest/developerguide/api-gateway-enable-compression.html).
  */
-
 export function gatewayCompresses(acceptEncoding: string | undefined): boolean {
   let best: { coding: string; q: number } | undefined;
   for (const part of (acceptEncoding ?? '').split(',')) {

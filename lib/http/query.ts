@@ -17,6 +17,5 @@ export function queryParameters(
     return [name, integers.includes(name) ? integerText(text) : text];
   });
   // fromEntries defines own properties: `__proto__` stays data and is refused as unknown.
-
   return Object.fromEntries(entries);
 }

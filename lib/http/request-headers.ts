@@ -19,7 +19,6 @@ export function headerValues(event: RequestHeaders, name: string): string[] {
 }
 
 // Case-insensitive; `for…in` allocates nothing where Object.entries would (several lookups a request).
-
 export function header(headers: Record<string, string | undefined> | null, name: string): string | undefined {
   if (!headers) return undefined;
   const wanted = name.toLowerCase();

@@ -45,7 +45,6 @@ class AttemptDeadlineHandler extends NodeHttpHandler {
 const drop = (): void => {};
 
 // No `info` on purpose: the SDK then skips filtering every call's input and output (docs/performance.md, "Warm invocations").
-
 const SDK_LOGGER = { debug: drop, warn: drop, error: drop } as unknown as NonNullable<DynamoDBClientConfig['logger']>;
 
 export function createDocumentClient(options: ClientOptions = {}): DynamoDBDocumentClient {

@@ -55,7 +55,6 @@ export class DynamoDbIdempotencyRecords implements IdempotencyRecordStore {
   }
 
   // A failed condition is the caller's "leave it as it is".
-
   async #update(recordKey: string, set: string, condition: string, values: Record<string, unknown>): Promise<void> {
     try {
       await this.#client.send(

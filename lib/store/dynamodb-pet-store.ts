@@ -136,7 +136,6 @@ function page(items: Record<string, unknown>[], limit: number, stoppedEarly: boo
 }
 
 // The Pet fields only, in the spec's order.
-
 function toPet(item: Record<string, unknown>): Pet {
   const pet: Pet = { id: item.id as number, name: item.name as string, categoryId: item.categoryId as number };
   if (item.status !== undefined) pet.status = item.status as Pet['status'];

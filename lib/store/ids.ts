@@ -1,5 +1,4 @@
 // Milliseconds since 2026-01-01 (41 bits, until 2095) + 12 random bits: no hot counter (docs/data-model.md#pet-ids).
-
 import { randomInt } from 'node:crypto';
 
 export const ID_EPOCH_MS = Date.UTC(2026, 0, 1);

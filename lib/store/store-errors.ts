@@ -51,7 +51,6 @@ export function classifyStoreError(error: unknown, what: string): unknown {
     error.name === 'TimeoutError' ||
     error.name === 'AbortError' ||
     // Something other than DynamoDB answered (a proxy's HTML page, say).
-
     (error.name === 'SyntaxError' && $metadata !== undefined) ||
     (code !== undefined && NETWORK_ERROR_CODES.has(code));
   if (unreachable) {

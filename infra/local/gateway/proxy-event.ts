@@ -90,7 +90,6 @@ export function toProxyEvent(parts: GatewayRequest): APIGatewayProxyEvent {
 const NO_VALUES: { single: Record<string, string>; multi: Record<string, string[]> } = { single: {}, multi: {} };
 
 // Hot path: no Map, no intermediate arrays. Own data properties, so `__proto__` stays data as in Lambda's JSON event.
-
 function add(single: Record<string, string>, multi: Record<string, string[]>, name: string, value: string): void {
   const values = Object.hasOwn(multi, name) ? multi[name] : undefined;
   if (values) values.push(value);

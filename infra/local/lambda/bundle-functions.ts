@@ -174,7 +174,6 @@ export class BundleFunctions {
 }
 
 // As Lambda's Node.js runtime finds it: `.js`, else `.mjs`, else `.cjs`.
-
 function handlerModule(assetDir: string, moduleName: string): string {
   const candidates = ['.js', '.mjs', '.cjs'].map((extension) => path.join(assetDir, `${moduleName}${extension}`));
   return candidates.find((file) => existsSync(file)) ?? (candidates[0] as string);

@@ -9,7 +9,6 @@ export interface FunctionLimits {
 }
 
 /** The deployed memory, and a deadline one timeout away (times PETSTORE_TIMEOUT_SCALE). */
-
 export function lambdaContext(
   requestId: string,
   functionName: string,

@@ -1,5 +1,4 @@
 // One execution environment of bundle mode: imports the bundle once, one invocation per message.
-
 import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';

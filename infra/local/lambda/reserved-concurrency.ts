@@ -1,5 +1,4 @@
 // `ReservedConcurrentExecutions`: one more is refused unrun (429), which API Gateway makes INTEGRATION_FAILURE.
-
 import type { FunctionInvoker } from '../gateway/rest-api.ts';
 
 export function withReservedConcurrency(invoke: FunctionInvoker): FunctionInvoker {
