@@ -19,7 +19,7 @@ export function headerValues(event: RequestHeaders, name: string): string[] {
 }
 
 // Case-insensitive; `for…in` allocates nothing where Object.entries would (several lookups a request).
-export function header(headers: Record<string, string | undefined> | null, name: string): string | undefined {
+export function header<V = string | undefined>(headers: Readonly<Record<string, V>> | null, name: string): V | undefined {
   if (!headers) return undefined;
   const wanted = name.toLowerCase();
   for (const key in headers) {

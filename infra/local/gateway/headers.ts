@@ -8,10 +8,4 @@ export function headerOf(rawHeaders: readonly string[], name: string): string | 
   return value;
 }
 
-export function headerIn<V>(headers: Readonly<Record<string, V>>, name: string): V | undefined {
-  const wanted = name.toLowerCase();
-  for (const key in headers) {
-    if (Object.hasOwn(headers, key) && key.toLowerCase() === wanted) return headers[key];
-  }
-  return undefined;
-}
+export { header as headerIn } from '#lib/http/request-headers.ts';
