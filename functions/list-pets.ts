@@ -1,8 +1,4 @@
-/**
- * `GET /pets` (listPets): a page of animals, optionally filtered by status. The body is
- * a plain array of Pets, as the spec says; a further page is announced by a `Link: rel="next"`
- * header whose URL keeps `limit` and `status` and adds the opaque `cursor`.
- */
+// `GET /pets`: a plain array, as the spec says; a further page is a `Link: rel="next"` with the opaque `cursor`.
 import { ListPetsQuery } from '#lib/domain/requests.ts';
 import { apiHandler } from '#lib/http/api-handler.ts';
 import { decodeCursor, encodeCursor } from '#lib/http/cursor.ts';

@@ -1,9 +1,4 @@
-/**
- * The route table: which operation answers which method on which resource, as the operation
- * descriptors (lib/operations.ts) give it. The CDK app builds the API Gateway resources from it,
- * and local mode routes by the template those resources become (infra/local/gateway/). Paths are
- * relative to the `/v1` base.
- */
+// From the operation descriptors; paths relative to `/v1`.
 import { type ApiOperation, operations } from './operations.ts';
 import type { HttpMethod } from './operations/operation.ts';
 
@@ -20,7 +15,6 @@ export type Route = Pick<ApiOperation, 'operationId' | 'method' | 'resource' | '
 
 export const routes: readonly Route[] = operations;
 
-/** Every distinct resource path, in route-table order. */
 export const resources: readonly string[] = [...new Set(routes.map((r) => r.resource))];
 
 /** The methods a resource allows, for the `Allow` header of a 405. */

@@ -1,9 +1,4 @@
-/**
- * Stack traces that name our TypeScript lines, without `--enable-source-maps`. That flag makes
- * Node read and parse each bundle's source map when the bundle loads, on every cold start, while a
- * stack is only logged for a bug (docs/performance.md, "Cold start"). Here a bundle's map
- * (`index.js.map`, beside it) is read the first time a stack through that bundle is logged, and kept.
- */
+// Not `--enable-source-maps`, which parses maps on every cold start (docs/performance.md, "Cold start"): read on first stack.
 import { readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { fileURLToPath } from 'node:url';

@@ -1,7 +1,4 @@
-/**
- * The deployment stages and the CloudFormation stack of each: what the CDK app deploys and what the
- * OpenAPI document lists as servers. Their settings are the CDK app's (infra/cdk/stages.ts).
- */
+// Settings live in infra/cdk/stages.ts.
 
 export const STAGE_NAMES = ['staging', 'production'] as const;
 export type StageName = (typeof STAGE_NAMES)[number];
@@ -10,7 +7,6 @@ export function isStageName(value: string): value is StageName {
   return (STAGE_NAMES as readonly string[]).includes(value);
 }
 
-/** One CloudFormation stack per stage: `PetStore-staging`, `PetStore-production`. */
 export function stackName(stage: StageName): string {
   return `PetStore-${stage}`;
 }

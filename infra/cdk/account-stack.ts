@@ -1,9 +1,4 @@
-/**
- * `PetStore-account`: the one API Gateway setting that belongs to an account and region rather
- * than to a stage, the role API Gateway writes its execution and access logs with. Each stage stack
- * depends on it (app.ts), so deploying a stage deploys it first; neither owns it, so a staging
- * deploy cannot re-point production's logging and a destroyed stage leaves nothing behind.
- */
+// API Gateway's logging role is per account and region: no stage owns it, so none can re-point another's logging.
 import { RemovalPolicy, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
 import { CfnAccount } from 'aws-cdk-lib/aws-apigateway';
 import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';

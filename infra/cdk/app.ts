@@ -1,13 +1,4 @@
-/**
- * CDK entry (cdk.json runs `node infra/cdk/app.ts`): one stack per stage, PetStore-staging and
- * PetStore-production, and PetStore-account for the account-wide API Gateway logging role, which
- * each stage depends on (so `cdk deploy PetStore-staging` deploys it first), all checked by
- * cdk-nag's AWS Solutions pack. Environment-agnostic, so synth needs
- * no credentials, account, region, Docker or network. Deploy with `npm run deploy:<stage>`, which checks
- * the account's Lambda concurrency first; `npx cdk deploy` is the unchecked path (docs/operators.md).
- *
- * `buildApp()` is exported so tests can build the same app with their own context and outdir.
- */
+// One stack per stage plus PetStore-account, which each depends on; environment-agnostic so synth needs no credentials (docs/operators.md).
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { ACCOUNT_STACK_NAME, PetStoreAccountStack } from './account-stack.ts';
@@ -16,16 +7,13 @@ import { capacityProblems } from './capacity.ts';
 import { STAGE_NAMES, type StageName, type StageSettings, readStageSettings, stackName } from './stages.ts';
 
 export interface BuildAppOptions {
-  /** Cloud assembly directory; the CLI passes its own through the environment. */
   readonly outdir?: string;
-  /** Extra context, as cdk.json or `-c` would give it. */
   readonly context?: Record<string, unknown>;
 }
 
 export interface PetStoreApp {
   readonly app: App;
   readonly stacks: Readonly<Record<StageName, PetStoreStack>>;
-  /** The account stack each stage depends on: one per environment the stages are pinned to (or none). */
   readonly accounts: Readonly<Record<StageName, PetStoreAccountStack>>;
 }
 
@@ -55,10 +43,7 @@ export function buildApp(options: BuildAppOptions = {}): PetStoreApp {
   return { app, stacks, accounts };
 }
 
-/**
- * The capacity model's checks over every stage at once, since stages that may share an account
- * share its concurrency: settings an account cannot hold fail the synth (capacity.ts).
- */
+// Over every stage at once: stages that may share an account share its concurrency.
 export function checkCapacity(stages: readonly StageSettings[]): void {
   const problems = capacityProblems(stages);
   if (problems.length > 0) throw new Error(problems.join('\n'));

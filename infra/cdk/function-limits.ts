@@ -1,8 +1,4 @@
-/**
- * The functions' memory and time limit, as plain data: the CDK app deploys them (constructs/
- * api-function.ts), and the local API and the benchmarks hand the handlers the Lambda context a
- * deployed function gets, so middy's early timeout fires at the same moment everywhere.
- */
+// Plain data, so local mode and the benchmarks give handlers the deployed Lambda context.
 
 /** 1 GB: Lambda allots CPU in proportion to memory, and the extra CPU shortens the cold start
  * (loading the bundled SDK) far more than it costs at this traffic. */

@@ -1,8 +1,6 @@
 /**
- * Stands in for `@aws-sdk/credential-provider-node` in the bundles (infra/cdk/bundling.ts `alias`):
- * Lambda's credentials are in the environment, the first link of the SDK's default chain; the other
- * links (SSO, INI files, process, web identity, container, IMDS) and the clients they carry stay out.
- * Read once, as the chain caches them.
+ * Replaces `@aws-sdk/credential-provider-node` in the bundles (bundling.ts `alias`): Lambda's credentials
+ * are in the environment, so the chain's other links and their clients stay out. Read once, as the chain caches.
  */
 import { fromEnv } from '@aws-sdk/credential-provider-env';
 

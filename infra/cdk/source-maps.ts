@@ -1,16 +1,10 @@
 /**
- * Trims a bundle's source map to our own code (lib/, functions/). The functions read the map only
- * when they log a stack (lib/source-mapped-stack.ts), and only our frames are worth mapping;
- * a whole bundle's map, mostly the AWS SDK's, would be decoded on the request that logs the first
- * error of an instance. Positions in other code keep a segment with no source, so they map to
- * nothing rather than to the nearest line of ours.
- *
- *   node infra/cdk/source-maps.ts <bundle>.map     (run after bundling: infra/cdk/constructs/api-function.ts)
+ * Trims a bundle's source map to lib/ and functions/: a whole map, mostly the SDK's, would be decoded
+ * on the request that logs an instance's first error. Usage: node infra/cdk/source-maps.ts <bundle>.map
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { decode, encode, type SourceMapSegment } from '@jridgewell/sourcemap-codec';
 
-/** A source of ours: under lib/ or functions/, not a dependency. */
 export const isOwnSource = (source: string): boolean => /(^|\/)(lib|functions)\//.test(source) && !source.includes('node_modules/');
 
 interface SourceMapV3 {

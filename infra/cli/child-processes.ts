@@ -1,10 +1,4 @@
-/**
- * Child processes that must not outlive the command that started them. Each runs in its own
- * process group, so stopping it also stops what it started in turn (`cdk synth` its app, valgrind
- * the `callgrind_control` and `vgdb` the measured process runs). While any runs, SIGINT or SIGTERM
- * to this process kills every group, then exits with 128 + the signal's number, as the signal
- * itself would have; so does this process's exit.
- */
+// Each child in its own process group, so stopping it stops what it started; SIGINT/SIGTERM kill every group, then exit 128 + signal.
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 
@@ -46,17 +40,13 @@ function unwatch(pid: number): void {
 }
 
 export interface Finished {
-  /** The exit code, or null when a signal ended it. */
   readonly status: number | null;
   readonly signal: NodeJS.Signals | null;
   readonly stdout: string;
   readonly stderr: string;
 }
 
-/**
- * Runs `command` in a process group of its own and collects its output. Rejects only when it
- * cannot start (ENOENT: not installed); a failure is a non-zero `status`.
- */
+/** Rejects only when it cannot start; a failure is a non-zero `status`. */
 export function runInGroup(
   command: string,
   args: readonly string[],

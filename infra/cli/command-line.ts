@@ -1,8 +1,4 @@
-/**
- * How every command reads its arguments: strictly (a mistyped option is a mistake, never ignored),
- * `--help` prints the usage on stdout and exits 0 before any work, and a mistake prints the message
- * and the usage on stderr and exits 2.
- */
+// Strict: a mistyped option is a mistake (usage on stderr, exit 2); `--help` exits 0 before any work.
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 
 export function parseCommandLine<T extends ParseArgsConfig>(usage: string, config: T): ReturnType<typeof parseArgs<T>> {

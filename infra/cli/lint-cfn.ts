@@ -1,10 +1,4 @@
-/**
- * `npm run lint:cfn`: AWS's CloudFormation linter (cfn-lint) over every template the app
- * synthesises into cdk.out, which `npm run lint:cfn` synthesises first (`--synth`). It catches what
- * template assertions cannot, such as a dependency cycle CloudFormation would refuse. Exit 0 only
- * with no error and no warning; cfn-lint missing is a failure that says how to get it, never a pass.
- * `cdk synth` and cfn-lint run in process groups of their own: an interrupt stops them too.
- */
+// cfn-lint over cdk.out catches what template assertions cannot (a dependency cycle, say); cfn-lint missing is a failure, never a pass.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseCommandLine } from './command-line.ts';

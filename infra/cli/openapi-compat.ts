@@ -1,15 +1,6 @@
 /**
- * The versioning policy of docs/openapi.md ("Versions"), as code: compares the generated OpenAPI
- * document with the released one (docs/openapi-released.json) and sorts every change into breaking,
- * compatible or documentation only.
- *
- * Both documents are first brought to what a client sees (`canonical`): every `$ref` replaced by
- * what it refers to, path-level parameters and the document's `security` copied into each
- * operation, servers keyed by URL and security requirements by the schemes they demand. So a
- * change shows where a client meets it, and the same thing written another way is no change.
- * `changesBetween` lists the changes (paths matched by their template, parameters by location and
- * name, enum, `required` and `type` items by value); `verdictOf` gives each the policy's verdict,
- * one rule per line of the policy.
+ * docs/openapi.md ("Versions") as code. Both documents are first brought to what a client sees
+ * (`canonical`), so the same thing written another way is no change.
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +12,6 @@ import { isDeepStrictEqual } from 'node:util';
  */
 export const RELEASED_FILE =
   process.env.OPENAPI_RELEASED_FILE ?? fileURLToPath(new URL('../../docs/openapi-released.json', import.meta.url));
-/** What changed in each release, for client developers; its newest section is the released version. */
 export const CHANGELOG_FILE = fileURLToPath(new URL('../../docs/CHANGELOG.md', import.meta.url));
 
 /** What a change means for the version: breaking needs `/v2`; compatible is a minor release; docs a patch. */

@@ -1,9 +1,4 @@
-/**
- * The local API: a node:http server in front of a stage's REST API as its template describes it
- * (gateway/rest-api.ts). The server does what a socket needs (limits on connections, headers, body
- * and time, clients that go away); the gateway does everything API Gateway does; the functions
- * answer as their integration says (handler sources, or the bundles of a cloud assembly).
- */
+// The socket's concerns (limits, clients that go away); the gateway (gateway/rest-api.ts) does what API Gateway does.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -18,12 +13,7 @@ import { API_BASE_PATH } from '#lib/routes.ts';
 import { headerOf } from './gateway/headers.ts';
 import type { LocalRestApi, RequestHead } from './gateway/rest-api.ts';
 
-/**
- * Bounds that keep idle or slow clients from exhausting the process (its file descriptors are the
- * embedded store's too): at most MAX_CONNECTIONS at once, further ones refused at once; headers
- * within 5 s, the whole request within 30 s, idle keep-alive connections closed after 5 s (each
- * times PETSTORE_TIMEOUT_SCALE), all checked every second.
- */
+// Slow or idle clients must not exhaust the process: its file descriptors are the embedded store's too.
 const MAX_CONNECTIONS = 1_000;
 const SCALE = timeoutScale();
 const SERVER_LIMITS = {
@@ -42,7 +32,6 @@ export interface LocalApi {
 }
 
 export interface LocalApiOptions {
-  /** The stage this server serves. */
   readonly api: LocalRestApi;
   readonly port?: number;
   readonly host?: string;
@@ -85,8 +74,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, api: LocalRestA
     sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
     httpVersion: req.httpVersion,
   };
-  // Everything the gateway answers by itself is answered before a byte of the body is read; Node
-  // then reads and drops the rest of it (no memory held; requestTimeout bounds how long).
+  // The gateway's own answers come before the body is read; Node then drops the rest.
   const routed = api.route(head);
   if (!api.needsBody(routed)) return send(res, await api.answer(routed, head, NO_BODY));
 
@@ -94,17 +82,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, api: LocalRestA
   // The client went away half-way through its body: there is nobody to answer.
   if (body === undefined) return;
   const result = await api.answer(routed, head, body.bytes);
-  // The rest of a cut body is read and dropped after the answer, as Node does for a body nobody
-  // read: closing at once could reset the connection before the client has read the answer.
+  // Drained, not closed: closing could reset the connection before the client reads the answer.
   if (body.cut) res.once('finish', () => req.resume());
   send(res, result);
 }
 
-/**
- * A request Node's HTTP parser refuses (an unknown method, a malformed request line or header)
- * never reaches `handle`. Node would answer a bare 400; this answers it in the Error shape, as
- * every other refusal, and closes the connection, whose framing can no longer be trusted.
- */
+// A request Node's parser refuses gets the Error shape, not a bare 400; its framing can no longer be trusted.
 function answerMalformedRequest(error: NodeJS.ErrnoException, socket: Duplex): void {
   if (!socket.writable || !error.code?.startsWith('HPE_')) {
     socket.destroy();
@@ -133,20 +116,13 @@ function gatewayError(error: HttpError, requestId: string): APIGatewayProxyResul
   return { ...result, headers: { ...result.headers, ...COMMON_RESPONSE_HEADERS, [REQUEST_ID_HEADER]: requestId } };
 }
 
-/**
- * Whether the request frames a body: HTTP/1.1 has one only with Content-Length or Transfer-Encoding
- * (RFC 9112 §6.3). A GET has neither, and skips the stream iterator an empty read would still build.
- */
+// RFC 9112 §6.3; a GET skips the stream iterator an empty read would still build.
 function hasBody(rawHeaders: readonly string[]): boolean {
   const length = headerOf(rawHeaders, 'content-length');
   return headerOf(rawHeaders, 'transfer-encoding') !== undefined || (length !== undefined && length !== '0');
 }
 
-/**
- * The body, but never more than one byte past `limit`: that byte is enough for the function to
- * answer 413 as it would on AWS, and a client sending megabytes holds 64 KiB here, not its
- * megabytes. `cut` says bytes were left unread; undefined: the client left half-way.
- */
+/** At most one byte past `limit`, enough for a 413. `cut`: bytes left unread; undefined: the client left. */
 async function readBody(req: IncomingMessage, limit: number): Promise<{ bytes: Buffer; cut: boolean } | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;

@@ -1,11 +1,4 @@
-/**
- * Where local mode gets the stage it serves: the template the CDK app synthesizes for it.
- *
- * - Source mode (`npm start`): the stage's stack synthesized in a process of its own, without bundling
- *   and without the CDK's CloudFormation validation (about a second); the handler sources answer.
- * - Bundle mode (`npm run start:synth`): a cloud assembly as `cdk synth` writes it (template,
- *   asset manifest and the esbuild bundles); each function runs from its asset folder.
- */
+// The template local mode serves: synthesized without bundling (source mode) or `cdk synth`'s assembly (bundle mode); docs/local-mode.md.
 import { fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,11 +13,8 @@ export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 const SYNTH_SCRIPT = path.join(import.meta.dirname, 'synth-stage.ts');
 
 /**
- * The stage's template, synthesized with cdk.json's context (and `context`, as `-c` would give it)
- * and no bundling, in a child process: loaded, aws-cdk-lib and the app hold tens of MB of heap,
- * which would otherwise stay for the life of the process that serves (source mode's, after each
- * change to infra/ or lib/, when the template cache misses). A process, not a worker thread: a
- * fatal error in a worker (a V8 crash) ends the process that started it, a child's only the child.
+ * In a child process: aws-cdk-lib's tens of MB of heap would otherwise stay in the serving process,
+ * and a fatal error in a worker thread would end it too.
  */
 export function synthesizeStageTemplate(stage: StageName, context: Record<string, unknown> = {}): Promise<CfnTemplate> {
   return new Promise((resolve, reject) => {
@@ -36,33 +26,24 @@ export function synthesizeStageTemplate(stage: StageName, context: Record<string
     child.once('error', reject);
     child.once('exit', (code, signal) => {
       if (answer && 'template' in answer) resolve(answer.template);
-      // The synthesis's own error (a bad stage setting, say), as thrown there.
       else if (answer) reject(answer.error);
       else reject(new Error(`synthesizing stage "${stage}" failed: its process exited with ${signal ?? `code ${code}`} and no template`));
     });
   });
 }
 
-/** Where `cachedStageTemplate` keeps templates, by a hash of everything that shapes them. */
 const TEMPLATE_CACHE_DIR = path.join(REPO_ROOT, 'node_modules', '.cache', 'petstore-templates');
 
 /**
- * `synthesizeStageTemplate`, skipped when nothing that shapes the template changed since the last
- * start: the CDK app and the code it reads (infra/, lib/), cdk.json and the locked dependency
- * versions. Saves `npm start` about a second (loading aws-cdk-lib and synthesizing).
- *
- * The functions' asset keys (`Code.S3Key`) are not covered: without bundling the CDK hashes the
- * project's files for them, so any edit changes them. They may be stale here, and nothing reads
- * them: source mode runs the handlers' sources, and bundle mode reads `cdk synth`'s own assembly.
+ * Keyed by a hash of infra/, lib/, cdk.json and the lockfile; saves `npm start` about a second.
+ * Asset keys (`Code.S3Key`) may be stale here: nothing in local mode reads them.
  */
 export async function cachedStageTemplate(stage: StageName): Promise<CfnTemplate> {
   const name = `${stage}-${templateInputsHash(stage)}.json`;
   const file = path.join(TEMPLATE_CACHE_DIR, name);
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as CfnTemplate;
-  } catch {
-    // Not cached yet (or just replaced by another process): synthesize.
-  }
+  } catch {}
   const template = await synthesizeStageTemplate(stage);
   mkdirSync(TEMPLATE_CACHE_DIR, { recursive: true });
   for (const old of readdirSync(TEMPLATE_CACHE_DIR)) {
@@ -91,11 +72,9 @@ function sourceFiles(dir: string): string[] {
 
 export interface AssemblyStage {
   readonly template: CfnTemplate;
-  /** Asset folder by the S3 object key the template's functions name as their code. */
   readonly assetDirsByKey: ReadonlyMap<string, string>;
 }
 
-/** Reads a stage from a cloud assembly folder (`cdk.out`). */
 export function readAssemblyStage(dir: string, stage: StageName): AssemblyStage {
   const name = stackName(stage);
   const templateFile = path.join(dir, `${name}.template.json`);
@@ -115,11 +94,7 @@ export function readAssemblyStage(dir: string, stage: StageName): AssemblyStage 
   return { template, assetDirsByKey };
 }
 
-/**
- * Runs `cdk synth` for one stage (or several) into `outdir`, exactly as an operator's synth before
- * a deploy (cdk.json, cdk-nag, bundling of those stages' functions). In a process group of its own,
- * so an interrupted start stops it and the app it runs.
- */
+// As an operator's synth before a deploy; its own process group, so an interrupted start stops it.
 export async function synthesizeCloudAssembly(stages: StageName | readonly StageName[], outdir: string): Promise<void> {
   const cdk = path.join(REPO_ROOT, 'node_modules/.bin/cdk');
   const stacks = (typeof stages === 'string' ? [stages] : stages).map(stackName);
@@ -128,10 +103,7 @@ export async function synthesizeCloudAssembly(stages: StageName | readonly Stage
     throw new Error(`cdk synth ${stacks.join(' ')} failed (${run.status ?? run.signal}): ${run.stderr.trim().slice(-4000)}`);
 }
 
-/**
- * The local value of each table a template refers to: the template's table-name outputs
- * (`PetsTableName` → the table's logical id) joined with local mode's physical table names.
- */
+// The template's table-name outputs (`PetsTableName` → logical id) joined with local physical names.
 export function localTableRefs(api: RestApiDefinition, localNames: Readonly<Record<string, string>>): Map<string, string> {
   const refs = new Map<string, string>();
   for (const table of allTables) {

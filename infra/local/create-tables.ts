@@ -1,7 +1,3 @@
-/**
- * Creates the service's tables on a local endpoint from the shared definitions in
- * lib/store/tables.ts, the same data the CDK app deploys, so the two cannot drift.
- */
 import {
   type AttributeDefinition,
   CreateTableCommand,
@@ -49,11 +45,7 @@ export function createTableInput(definition: TableDefinition, tableName: string)
   };
 }
 
-/**
- * Creates every table that does not exist yet and waits until all are ACTIVE. A table that exists
- * with other keys or indexes than its definition (a data directory from an older schema) is an
- * error naming the table: DynamoDB cannot change a key schema in place.
- */
+// A table with other keys than its definition is an error: DynamoDB cannot change a key schema in place.
 export async function ensureTables(client: DynamoDBClient, names: TableNames): Promise<void> {
   for (const definition of allTables) {
     const tableName = names[definition.logicalName];
@@ -84,7 +76,6 @@ interface KeySchemas {
   readonly GlobalSecondaryIndexes?: readonly { readonly IndexName?: string; readonly KeySchema?: readonly KeySchemaElement[] }[];
 }
 
-/** The table's and its indexes' keys, as one comparable string. */
 function keySchemas(table: KeySchemas): string {
   const keys = (schema: readonly KeySchemaElement[] = []) => schema.map((k) => `${k.AttributeName} ${k.KeyType}`).join(', ');
   const indexes = (table.GlobalSecondaryIndexes ?? []).map((i) => `${i.IndexName} (${keys(i.KeySchema)})`).sort();

@@ -1,7 +1,3 @@
-/**
- * The embedded DynamoDB-compatible server of local mode and the tests: dynalite, in process,
- * on 127.0.0.1 and an ephemeral port, persisted with LevelDB under a folder or held in memory.
- */
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import type { Server } from 'node:http';
@@ -19,7 +15,7 @@ export interface EmbeddedDynamoDb {
   close(): Promise<void>;
 }
 
-/** `path` undefined keeps the data in memory; otherwise LevelDB files live in that folder. */
+// `path` undefined: in memory; otherwise LevelDB files in that folder.
 export async function startEmbeddedDynamoDb(options: { path?: string; port?: number } = {}): Promise<EmbeddedDynamoDb> {
   const server = dynalite({
     ...(options.path ? { path: options.path } : {}),

@@ -1,9 +1,4 @@
-/**
- * `npm start` and `npm run start:synth`: the Pet Store API on one machine, by default on
- * http://127.0.0.1:3000/v1, serving a stage (default staging) from the template the CDK app
- * synthesizes for it. See docs/local-mode.md; the options and environment are in USAGE below
- * (`npm start -- --help`).
- */
+// `npm start` and `npm run start:synth` (docs/local-mode.md; options in USAGE below).
 import path from 'node:path';
 import { parseCommandLine, usageMistake } from '../cli/command-line.ts';
 import { isStageName } from '../cdk/stages.ts';

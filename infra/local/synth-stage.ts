@@ -1,8 +1,4 @@
-/**
- * The process of `synthesizeStageTemplate` (cloud-assembly.ts): synthesizes one stage's stack and
- * sends its template, or the synthesis's error, back over the IPC channel. aws-cdk-lib and the app
- * live in this process's heap, which ends with it, not in the process that goes on to serve.
- */
+// The child of `synthesizeStageTemplate` (cloud-assembly.ts): answers over IPC, and its heap ends with it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -1,7 +1,4 @@
-/**
- * API keys: `psk_` followed by 32 base64url characters (192 random bits). Only the SHA-256 hash of
- * a key is ever stored; the key itself is shown once, when it is issued.
- */
+// `psk_` + 32 base64url characters (192 bits). Only the key's SHA-256 hash is stored; the key is shown once.
 import { hash, randomBytes } from 'node:crypto';
 
 export const API_KEY_PREFIX = 'psk_';
@@ -9,12 +6,9 @@ export const API_KEY_PREFIX = 'psk_';
 export const API_KEY_PATTERN = /^psk_[A-Za-z0-9_-]{32}$/;
 
 export interface ApiKeyRecord {
-  /** SHA-256 of the key, lowercase hex: the table's partition key. */
   readonly keyHash: string;
-  /** Public identifier derived from the hash: what `keys list` shows and `keys revoke` takes. */
   readonly keyId: string;
   readonly label: string;
-  /** ISO 8601 timestamps. */
   readonly createdAt: string;
   readonly expiresAt?: string;
   readonly revokedAt?: string;
@@ -24,7 +18,6 @@ export function generateApiKey(): string {
   return API_KEY_PREFIX + randomBytes(24).toString('base64url');
 }
 
-/** Cheap shape check, so malformed tokens are refused without a store lookup. */
 export function isWellFormedApiKey(token: string): boolean {
   return API_KEY_PATTERN.test(token);
 }
@@ -54,13 +47,10 @@ export function isUsable(record: ApiKeyRecord, now: Date = new Date()): boolean 
   return record.expiresAt === undefined || Date.parse(record.expiresAt) > now.getTime();
 }
 
-/**
- * The longest lifetime a key can be given: ten years. A longer one is a typo, and past about
- * 275,000 years the expiry is no longer a valid date.
- */
+// Ten years: longer is a typo, and past about 275,000 years the expiry is no valid date.
 export const MAX_KEY_LIFETIME_DAYS = 3650;
 
-/** Parses a duration such as `30d`, `12h`, `90m` or `45s` into milliseconds. */
+/** `30d`, `12h`, `90m` or `45s` in milliseconds. */
 export function parseDuration(text: string): number {
   const match = /^(\d+)([smhd])$/.exec(text.trim());
   if (!match) throw new Error(`Invalid duration "${text}": use a whole number followed by s, m, h or d, e.g. 30d`);
@@ -73,11 +63,9 @@ export function parseDuration(text: string): number {
   return ms;
 }
 
-/** Control characters (C0, DEL, C1) and the Unicode line and paragraph separators. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 
-/** `text` with each control character written as `\uXXXX`, so it prints on one line. */
 export function escapeControlCharacters(text: string): string {
   return text.replace(CONTROL_CHARACTERS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -1,8 +1,4 @@
-/**
- * Decides whether a bearer token is a usable API key. Lookups are cached in memory for at most
- * `cacheMs` (≤ 60 s, see config.ts), so a warm function checks a busy key against DynamoDB about
- * once a minute and a revoked or expired key stops working within that time.
- */
+// Cached for at most `cacheMs` (≤ 60 s): a revoked or expired key stops working within that time.
 import { type ApiKeyRecord, hashApiKey, isUsable, isWellFormedApiKey } from './api-keys.ts';
 
 export interface ApiKeyLookup {
@@ -31,7 +27,6 @@ export class KeyVerifier {
     this.#now = options.now ?? Date.now;
   }
 
-  /** The record of a known, unrevoked, unexpired key, else undefined. Store failures propagate. */
   async verify(token: string): Promise<ApiKeyRecord | undefined> {
     if (!isWellFormedApiKey(token)) return undefined;
     const keyHash = hashApiKey(token);

@@ -1,8 +1,3 @@
-/**
- * Request parameters of the operations, as zod schemas. Query and path values arrive as
- * strings; `integerText` turns canonical decimal text into a number and leaves anything else (1.5,
- * -1, abc, 0x10, the empty string) as a string, which the integer schema then rejects.
- */
 import * as z from 'zod/mini';
 import { INT64, LIST_LIMIT, MAX_PET_ID, PetStatus } from './pet.ts';
 
@@ -49,11 +44,7 @@ export function integerText(value: string): number | string {
   return /^(?:0|[1-9]\d{0,15})$/.test(value) ? Number(value) : value;
 }
 
-/**
- * The optional `Idempotency-Key` request header: 1 to 255 visible ASCII characters other than `"`,
- * bare (as most clients send it) or as a quoted structured-field string (the IETF draft's form).
- * The handler checks it and the OpenAPI document states it from this one schema.
- */
+// Bare, or quoted as the IETF draft's structured-field string.
 export const IdempotencyKeyHeader = z.string().check(
   z.regex(/^(?:[!#-~]{1,255}|"[!#-~]{1,255}")$/, {
     error: 'use 1 to 255 visible ASCII characters other than ", such as a UUID, bare or in double quotes',

@@ -1,9 +1,3 @@
-/**
- * The content codings API Gateway applies to a response (the RestApi's MinimumCompressionSize):
- * gzip and deflate, chosen from the request's Accept-Encoding. Local mode's gateway compresses by
- * `preferredCoding`, and the reference page serves its assets only where `gatewayCompresses`.
- */
-
 /** The coding a client's Accept-Encoding prefers among those API Gateway applies (q-values honoured; gzip first on a tie). */
 export function preferredCoding(acceptEncoding: string | undefined): 'gzip' | 'deflate' | undefined {
   if (!acceptEncoding) return undefined;
@@ -19,11 +13,8 @@ export function preferredCoding(acceptEncoding: string | undefined): 'gzip' | 'd
 }
 
 /**
- * Whether API Gateway surely compresses the answer to this Accept-Encoding: its highest-priority
- * coding must be one the gateway supports, or it compresses nothing
- * (https://docs.aws.amazon.com/apigateway/latest/developerguide/api-gateway-enable-compression.html).
- * Stricter than `preferredCoding`: the first coding listed with the highest q-value must be gzip or
- * deflate (browsers list gzip first), so `br, gzip` or `*` do not count.
+ * Stricter than `preferredCoding`: API Gateway compresses only when the highest-priority coding is one
+ * it supports (https://docs.aws.amazon.com/apigateway/latest/developerguide/api-gateway-enable-compression.html).
  */
 export function gatewayCompresses(acceptEncoding: string | undefined): boolean {
   let best: { coding: string; q: number } | undefined;

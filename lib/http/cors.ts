@@ -1,21 +1,12 @@
-/**
- * CORS on the functions' answers, for the browser origins a stage allows (the configuration's
- * allowedOrigins: ALLOWED_ORIGINS, from the stage setting `allowedOrigins`). An allowed origin gets
- * `Access-Control-Allow-Origin` naming it and the response headers a page may read; any other
- * origin gets none. Every answer says `Vary: Origin`
- * once CORS is on, so a cache never hands one origin's answer to another. The preflight and the
- * gateway's own answers are the gateway's (infra/cdk/constructs/cors-preflight.ts).
- */
+// docs/cors.md. `Vary: Origin` once CORS is on, so a cache never hands one origin's answer to another.
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { header } from './request-headers.ts';
 import type { ApiResult } from './response.ts';
 
-/** Request headers a page may send: the key, the body's type, the retry key. */
 export const CORS_ALLOWED_HEADERS = 'Authorization, Content-Type, Idempotency-Key';
 /** Response headers a page may read besides the CORS-safelisted ones. */
 export const CORS_EXPOSED_HEADERS = 'Location, Link, X-Request-Id, Idempotent-Replayed, Retry-After, Deprecation, Sunset';
-/** Seconds a browser may cache a preflight. */
 export const CORS_MAX_AGE_SECONDS = 600;
 
 /** The CORS headers of an answer to a request from `origin`; none when CORS is off (no allowed origin). */

@@ -1,9 +1,6 @@
 /**
- * The opaque `cursor` query parameter of `GET /pets`: the position after which the next page
- * starts, bound to the status filter it was issued for. It is base64url JSON plus a checksum, so
- * a truncated or edited cursor, or one issued for another filter, is a 400 and never reaches the
- * store. It needs no secret: it selects neither table nor index (the request's own `status` does),
- * so the most a crafted cursor can do is start a listing at a position the client could page to.
+ * Bound to its status filter by a checksum, so an edited cursor is a 400 before the store. No secret:
+ * a crafted cursor can only start at a position the client could page to.
  */
 import { hash } from 'node:crypto';
 import { PET_STATUSES, type PetStatus } from '../domain/pet.ts';
@@ -13,13 +10,11 @@ const VERSION = 1;
 
 interface CursorPayload {
   readonly v: number;
-  /** The status filter, or null for the unfiltered list. */
   readonly s: PetStatus | null;
-  /** The id of the last pet of the previous page. */
   readonly a: number;
 }
 
-/** The first 9 bytes of the SHA-256, base64url: 9 bytes are 12 whole characters of the full digest's encoding. */
+// 9 bytes: 12 whole base64url characters.
 const checksum = (payload: string): string => hash('sha256', `petstore-cursor:${payload}`, 'base64url').slice(0, 12);
 
 export function encodeCursor(status: PetStatus | undefined, afterId: number): string {
@@ -27,7 +22,6 @@ export function encodeCursor(status: PetStatus | undefined, afterId: number): st
   return `${payload}.${checksum(payload)}`;
 }
 
-/** Returns the id to start after, or throws 400 `invalid_cursor`. */
 export function decodeCursor(cursor: string, status: PetStatus | undefined): number {
   const [payload = '', sum, ...rest] = cursor.split('.');
   if (sum === undefined || rest.length > 0 || sum !== checksum(payload)) {

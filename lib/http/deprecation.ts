@@ -1,7 +1,4 @@
-/**
- * Marks every answer of a deprecated operation, errors included: `Deprecation` (RFC 9745),
- * `Sunset` (RFC 8594) and a `Link` to the successor resource.
- */
+// `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and a successor `Link`, on every answer errors included.
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { ApiResult } from './response.ts';
@@ -15,7 +12,6 @@ export function deprecationHeaders(options: { sunset: string }, successorUrl: st
   return { ...headers, Deprecation: DEPRECATED_SINCE, Sunset: options.sunset, Link: `<${successorUrl}>; rel="successor-version"` };
 }
 
-/** `sunset` and `successor` as in the operation's descriptor (lib/operations/operation.ts). */
 export function deprecation(options: { sunset: string; successor: string }): MiddlewareObj<APIGatewayProxyEvent, ApiResult> {
   const mark = (request: Request<APIGatewayProxyEvent, ApiResult>): void => {
     if (!request.response) return;

@@ -2,11 +2,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { integerText } from '../domain/requests.ts';
 import { HttpError } from './errors.ts';
 
-/**
- * The query string as one value per name, for schemas to validate. A parameter given more than
- * once is refused rather than silently resolved to its first or last value. Names listed in
- * `integers` are converted from canonical decimal text to numbers.
- */
+/** One value per name: a repeated parameter is refused rather than resolved to its first or last value. */
 export function queryParameters(
   event: Pick<APIGatewayProxyEvent, 'queryStringParameters' | 'multiValueQueryStringParameters'>,
   integers: readonly string[] = [],
@@ -20,7 +16,6 @@ export function queryParameters(
     const text = value ?? '';
     return [name, integers.includes(name) ? integerText(text) : text];
   });
-  // fromEntries defines own properties, so a parameter named `__proto__` stays data and is refused
-  // as unknown, instead of being assigned as the object's prototype.
+  // fromEntries defines own properties: `__proto__` stays data and is refused as unknown.
   return Object.fromEntries(entries);
 }

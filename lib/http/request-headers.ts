@@ -1,13 +1,9 @@
 /** Reading a request's headers as API Gateway passes them: case-insensitively, and every value of a repeated one. */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 
-/** The headers of a request as API Gateway gives them: the last value of each, and all of them. */
 export type RequestHeaders = Pick<APIGatewayProxyEvent, 'headers'> & Partial<Pick<APIGatewayProxyEvent, 'multiValueHeaders'>>;
 
-/**
- * Every value a request sent for a header, whatever the casing of each line. `headers` alone keeps
- * only the last, so a header that must not be ambiguous (credentials) is checked with this.
- */
+// For headers that must not be ambiguous (credentials): `headers` keeps only the last value.
 export function headerValues(event: RequestHeaders, name: string): string[] {
   if (!event.multiValueHeaders) {
     const value = header(event.headers, name);
@@ -22,12 +18,8 @@ export function headerValues(event: RequestHeaders, name: string): string[] {
   return found;
 }
 
-/**
- * Reads a header case-insensitively, as HTTP requires (API Gateway keeps the client's casing).
- * Several lookups a request: a `for…in` over the names allocates nothing, where Object.entries would,
- * and only a name of the wanted length is lowercased; like Object.entries, it reads own names only.
- */
-export function header(headers: Record<string, string | undefined> | null, name: string): string | undefined {
+// Case-insensitive; `for…in` allocates nothing where Object.entries would (several lookups a request).
+export function header<V = string | undefined>(headers: Readonly<Record<string, V>> | null, name: string): V | undefined {
   if (!headers) return undefined;
   const wanted = name.toLowerCase();
   for (const key in headers) {

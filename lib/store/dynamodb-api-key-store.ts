@@ -1,9 +1,4 @@
-/**
- * API key records on DynamoDB, addressed by the key's SHA-256 hash. Handlers only look keys up;
- * issuing, listing and revoking are for the key CLI (infra/cli/keys.ts). A lookup is a strongly
- * consistent read, so a key works the moment `keys create` returns; it is made at most once a
- * minute per key and instance (the verifier's cache), so its double read cost does not matter.
- */
+// Lookups are strongly consistent, so a key works the moment `keys create` returns; the verifier's cache bounds their cost.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, paginateScan, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
@@ -28,7 +23,6 @@ export class DynamoDbApiKeyStore implements ApiKeyLookup {
     }
   }
 
-  /** Stores a new record; refuses to replace an existing one. */
   async add(record: ApiKeyRecord): Promise<void> {
     await this.#client.send(
       new PutCommand({
@@ -39,7 +33,7 @@ export class DynamoDbApiKeyStore implements ApiKeyLookup {
     );
   }
 
-  /** Every record, oldest first. A Scan: the table holds one small item per issued key. */
+  // A Scan: one small item per issued key.
   async list(): Promise<ApiKeyRecord[]> {
     const records: ApiKeyRecord[] = [];
     for await (const page of paginateScan({ client: this.#client }, { TableName: this.#tableName })) {
@@ -48,7 +42,6 @@ export class DynamoDbApiKeyStore implements ApiKeyLookup {
     return records.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
-  /** Marks the key revoked. Returns the record, or undefined when no key has this id. */
   async revoke(keyId: string, now: Date = new Date()): Promise<ApiKeyRecord | undefined> {
     const record = (await this.list()).find((r) => r.keyId === keyId);
     if (!record) return undefined;

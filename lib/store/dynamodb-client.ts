@@ -1,7 +1,4 @@
-/**
- * One DynamoDB document client per process. Timeouts and retries are explicit and bounded, so a
- * slow or unreachable store turns into a 503 well inside the function timeout instead of a hang.
- */
+// Bounded timeouts and retries: a slow store becomes a 503 well inside the function timeout, not a hang.
 import type { Readable } from 'node:stream';
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -9,25 +6,17 @@ import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { timeoutScale } from '../config.ts';
 
 export interface ClientOptions {
-  /** A DynamoDB-compatible endpoint (local mode, tests); AWS's regional endpoint when absent. */
-  readonly endpoint?: string;
+  readonly endpoint?: string; // local mode and tests; AWS's when absent
 }
 
-/**
- * DynamoDB answers in milliseconds; these bound the worst case of one call to 3 attempts of
- * (0.5 s connect + 1 s response) plus back-off, about 5 s, inside the functions' 10 s timeout.
- */
+// Worst case of one call: 3 × (0.5 s + 1 s) plus back-off, about 5 s, inside the 10 s function timeout.
 export const STORE_TIMEOUTS = { connectionTimeoutMs: 500, requestTimeoutMs: 1_000, maxAttempts: 3 } as const;
 
 /**
- * The SDK's HTTP handler with a deadline on the whole attempt. Its own timeouts end when the
- * response headers arrive (requestTimeout) or after a silence, so a store that sends headers and
- * then stalls, or trickles the body, would hold the call until the function times out. Past the
- * deadline the body fails with a TimeoutError: the SDK retries it like any timeout, and
- * classifyStoreError makes the last one a 503.
+ * A deadline on the whole attempt: the SDK's own timeouts end at the response headers, so a store
+ * that stalls mid-body would hold the call. A TimeoutError is retried and classified as a 503.
  */
 class AttemptDeadlineHandler extends NodeHttpHandler {
-  /** The most one attempt may take, from sending the request to the last byte of the response. */
   readonly #deadlineMs: number;
 
   constructor(options: { connectionTimeout: number; requestTimeout: number; throwOnRequestTimeout: boolean }) {
@@ -55,13 +44,7 @@ class AttemptDeadlineHandler extends NodeHttpHandler {
 
 const drop = (): void => {};
 
-/**
- * The SDK's logger: it drops what it is given, as the SDK's default (NoOpLogger) does, and has no
- * `info`. The SDK logs every call as `logger?.info?.({ input: filter(input), output: filter(output), … })`,
- * copying both through the operation's schema first, even for a logger that drops them; without
- * `info` the call is skipped, arguments and all (docs/performance.md, "Warm invocations").
- */
-// The type requires `info`: leaving it out is the point.
+// No `info` on purpose: the SDK then skips filtering every call's input and output (docs/performance.md, "Warm invocations").
 const SDK_LOGGER = { debug: drop, warn: drop, error: drop } as unknown as NonNullable<DynamoDBClientConfig['logger']>;
 
 export function createDocumentClient(options: ClientOptions = {}): DynamoDBDocumentClient {

@@ -1,7 +1,4 @@
-/**
- * IdempotencyRecordStore on the DynamoDB Idempotency table: each step of the protocol
- * (idempotency.ts) is one conditional write or one strongly consistent read.
- */
+// Each step of the protocol (idempotency.ts) is one conditional write or one strongly consistent read.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { classifyStoreError } from './store-errors.ts';
@@ -57,7 +54,7 @@ export class DynamoDbIdempotencyRecords implements IdempotencyRecordStore {
     return this.#update(recordKey, 'SET created = :true', 'petId = :id', { ':true': true, ':id': petId });
   }
 
-  /** A conditional UpdateItem of the record: a failed condition is the caller's "leave it as it is". */
+  // A failed condition is the caller's "leave it as it is".
   async #update(recordKey: string, set: string, condition: string, values: Record<string, unknown>): Promise<void> {
     try {
       await this.#client.send(

@@ -1,8 +1,4 @@
-/**
- * PetStore on DynamoDB (design: data model). A status page is one Query of the sparse `byStatus`
- * index; an unfiltered page is one Scan of the table. Never a filtered Scan, so a page costs
- * O(limit) whatever the table size.
- */
+// Never a filtered Scan: a page costs O(limit) whatever the table size (docs/data-model.md#listing).
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
@@ -17,10 +13,7 @@ import { BY_STATUS_INDEX, STATUS_ORDER_ATTRIBUTE, statusOrder } from './tables.t
 /** A collision needs two creates in the same millisecond drawing the same 12 random bits. */
 const MAX_ID_ATTEMPTS = 5;
 
-/**
- * Which create request stored an item, and under which idempotency record: written by the create's
- * conditional put alone, changed by no later write, never returned (docs/data-model.md#what-every-write-keeps).
- */
+// docs/data-model.md#what-every-write-keeps
 export const WRITE_TOKEN = 'writeToken';
 export const RECORD_KEY = 'recordKey';
 
@@ -61,13 +54,7 @@ export class DynamoDbPetStore implements PetStore {
     }
   }
 
-  /**
-   * Conditional put, answering as `PetWrites.put` does: 'stored' when this call stored the pet;
-   * otherwise the pet stored under its id (undefined if gone by then). The SDK retries a put whose
-   * answer was lost, and the retry fails the condition on the item the first attempt stored: that is
-   * ours when it carries this call's write token, read back rather than asked for with every put
-   * (docs/data-model.md#pet-ids).
-   */
+  // As PetWrites.put. A retried put whose answer was lost finds its own write token (docs/data-model.md#pet-ids).
   async #put(pet: Pet, recordKey?: string): Promise<'stored' | StoredPet | undefined> {
     const writeToken = randomUUID();
     const item: Record<string, unknown> = { ...pet, [WRITE_TOKEN]: writeToken };
@@ -75,13 +62,7 @@ export class DynamoDbPetStore implements PetStore {
     if (pet.status !== undefined) item[STATUS_ORDER_ATTRIBUTE] = statusOrder(pet.id);
     if (recordKey !== undefined) item[RECORD_KEY] = recordKey;
     try {
-      await this.#client.send(
-        new PutCommand({
-          TableName: this.#tableName,
-          Item: item,
-          ConditionExpression: 'attribute_not_exists(id)',
-        }),
-      );
+      await this.#client.send(new PutCommand({ TableName: this.#tableName, Item: item, ConditionExpression: 'attribute_not_exists(id)' }));
       return 'stored';
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw classifyStoreError(error, 'create pet');
@@ -91,7 +72,7 @@ export class DynamoDbPetStore implements PetStore {
     }
   }
 
-  /** The item stored under `id`, read strongly consistent: a pet can be read back the moment its create has answered. */
+  // Strongly consistent: a pet can be read back the moment its create has answered.
   async #item(id: number, action: string, signal?: AbortSignal): Promise<Record<string, unknown> | undefined> {
     try {
       const { Item } = await this.#client.send(new GetCommand({ TableName: this.#tableName, Key: { id }, ConsistentRead: true }), {
@@ -116,10 +97,8 @@ export class DynamoDbPetStore implements PetStore {
     }
   }
 
-  /** The unfiltered list: one Scan, in the table's own order, resuming after the previous page's last key. */
   async #scan(limit: number, afterId: number | undefined, signal: AbortSignal | undefined): Promise<PetPage> {
-    // One item more than the page: when it comes back, another page exists. Without it, a page
-    // that ends exactly at the end of the data would announce a next page that is empty.
+    // One item more than the page, so a page ending exactly at the end announces no empty next page.
     const { Items = [], LastEvaluatedKey } = await this.#client.send(
       new ScanCommand({
         TableName: this.#tableName,
@@ -129,14 +108,9 @@ export class DynamoDbPetStore implements PetStore {
       }),
       { abortSignal: signal },
     );
-    // More may follow when the extra item came back, or when DynamoDB stopped early (1 MB).
     return page(Items, limit, LastEvaluatedKey !== undefined);
   }
 
-  /**
-   * A status list: one Query of the index, in its sort-key order (`statusOrder`), resuming after
-   * the previous page's last pet. The position is that pet's id, whose `statusOrder` follows from it.
-   */
   async #query(status: PetStatus, limit: number, afterId: number | undefined, signal: AbortSignal | undefined): Promise<PetPage> {
     const { Items = [], LastEvaluatedKey } = await this.#client.send(
       new QueryCommand({
@@ -154,14 +128,14 @@ export class DynamoDbPetStore implements PetStore {
   }
 }
 
-/** The first `limit` items as pets; a next page when more items came back or the store stopped early. */
+// A next page when the extra item came back or DynamoDB stopped early (1 MB).
 function page(items: Record<string, unknown>[], limit: number, stoppedEarly: boolean): PetPage {
   const pets = items.slice(0, limit).map(toPet);
   const last = pets.at(-1);
   return (items.length > limit || stoppedEarly) && last ? { pets, nextAfterId: last.id } : { pets };
 }
 
-/** Copies exactly the Pet fields, in the spec's order, from a stored item. */
+// The Pet fields only, in the spec's order.
 function toPet(item: Record<string, unknown>): Pet {
   const pet: Pet = { id: item.id as number, name: item.name as string, categoryId: item.categoryId as number };
   if (item.status !== undefined) pet.status = item.status as Pet['status'];

@@ -1,8 +1,4 @@
-/**
- * Idempotent creates without transactions (docs/data-model.md#idempotent-creates): the protocol
- * alone, its storage behind two small interfaces so that unit tests can run any interleaving of
- * concurrent requests step by step.
- */
+// docs/data-model.md#idempotent-creates. Storage sits behind two interfaces so tests can step through any interleaving.
 import { hash } from 'node:crypto';
 import type { NewPet, Pet } from '../domain/pet.ts';
 import { IdempotencyKeyReusedError } from './store-errors.ts';
@@ -22,10 +18,7 @@ export interface IdempotencyRecord {
   readonly created?: true;
 }
 
-/**
- * The records' storage. Each call is one atomic step; the protocol relies on nothing else, so it
- * holds under any interleaving of these calls from concurrent requests.
- */
+/** Each call is one atomic step; the protocol relies on nothing else. */
 export interface IdempotencyRecordStore {
   /** Stores `record` unless its key holds a record that has not expired at `nowSeconds`: true when stored. */
   reserve(record: IdempotencyRecord, nowSeconds: number): Promise<boolean>;
@@ -43,20 +36,14 @@ export interface StoredPet {
   readonly recordKey?: string | undefined;
 }
 
-/** The pets' storage, as the protocol uses it. */
 export interface PetWrites {
-  /**
-   * Conditional put of the pet marked with `recordKey`: 'stored' when this call stored it; when a
-   * pet with its id exists, that pet as read after the refusal (undefined if gone by then).
-   */
+  /** Conditional put: 'stored', or the pet already under its id as read after the refusal (undefined if gone). */
   put(pet: Pet, recordKey: string): Promise<'stored' | StoredPet | undefined>;
-  /** The pet stored under `id`. */
   get(id: number): Promise<StoredPet | undefined>;
 }
 
 export interface IdempotencyProtocolOptions {
-  /** Epoch milliseconds. */
-  readonly now?: () => number;
+  readonly now?: () => number; // epoch ms
   readonly newPetId?: () => number;
 }
 
@@ -107,7 +94,6 @@ export class IdempotencyProtocol {
     throw new Error(`Idempotent create did not settle after ${MAX_ATTEMPTS} attempts`);
   }
 
-  /** The key's record: a new one reserved by this call, or the one already there. */
   async #reserve(recordKey: string, bodyHash: string): Promise<IdempotencyRecord> {
     const nowSeconds = Math.floor(this.#now() / 1000);
     const record: IdempotencyRecord = { recordKey, petId: this.#newPetId(), bodyHash, expiresAt: nowSeconds + IDEMPOTENCY_TTL_SECONDS };

@@ -1,12 +1,4 @@
-/**
- * Pet ids: positive integers within JavaScript's safe range, needing no counter. An id is the
- * milliseconds since 2026-01-01 (41 bits, good until 2095) followed by 12 random bits:
- * time-ordered, so newer pets sort later, and with no hot counter item to cap create throughput.
- * The random bits come from the CSPRNG and are uniform: they spread the creates of one status over
- * the byStatus index's sort key (tables.ts), whatever the rate of creates.
- * Uniqueness does not rest on the randomness: the create is a conditional put that fails on an
- * existing id, and the store retries with a fresh id.
- */
+// Milliseconds since 2026-01-01 (41 bits, until 2095) + 12 random bits: no hot counter (docs/data-model.md#pet-ids).
 import { randomInt } from 'node:crypto';
 
 export const ID_EPOCH_MS = Date.UTC(2026, 0, 1);

@@ -1,8 +1,4 @@
-/**
- * Store failures that are not bugs: the dependency is throttling us or cannot be reached. The
- * adapters translate AWS SDK errors into this one type so the HTTP layer can answer 503 without
- * knowing anything about DynamoDB.
- */
+/** Throttled or unreachable: the HTTP layer answers 503 without knowing DynamoDB. */
 export class DependencyUnavailableError extends Error {
   readonly retryAfterSeconds: number;
 
@@ -13,7 +9,6 @@ export class DependencyUnavailableError extends Error {
   }
 }
 
-/** An Idempotency-Key reused for a create with a different body. */
 export class IdempotencyKeyReusedError extends Error {
   constructor() {
     super('Idempotency-Key was already used with a different request body');
@@ -28,6 +23,7 @@ const THROTTLING_ERRORS = new Set([
   'LimitExceededException',
 ]);
 
+// EMFILE/ENFILE: out of descriptors, the store was not reached; it passes as connections close.
 const NETWORK_ERROR_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -37,38 +33,24 @@ const NETWORK_ERROR_CODES = new Set([
   'EAI_AGAIN',
   'EHOSTUNREACH',
   'ENETUNREACH',
-  // Out of file descriptors (this process or the host) for the connection to the store: the
-  // store was not reached, and the condition passes as connections close.
   'EMFILE',
   'ENFILE',
 ]);
 
-/**
- * Wraps an SDK error as DependencyUnavailableError when it means "try again later" (throttling,
- * a 5xx from the service, a timeout, a network failure or an unreadable answer); returns any
- * other error unchanged.
- */
+/** DependencyUnavailableError when the error means "try again later"; any other error unchanged. */
 export function classifyStoreError(error: unknown, what: string): unknown {
   if (!(error instanceof Error)) return error;
-  const { $fault, $metadata, code } = error as Error & {
-    $fault?: string;
-    $metadata?: { httpStatusCode?: number };
-    code?: string;
-  };
+  const { $fault, $metadata, code } = error as Error & { $fault?: string; $metadata?: { httpStatusCode?: number }; code?: string };
   const status = $metadata?.httpStatusCode ?? 0;
   if (THROTTLING_ERRORS.has(error.name)) {
-    return new DependencyUnavailableError(`${what}: the store is throttling requests`, {
-      cause: error,
-      retryAfterSeconds: 2,
-    });
+    return new DependencyUnavailableError(`${what}: the store is throttling requests`, { cause: error, retryAfterSeconds: 2 });
   }
   const unreachable =
     $fault === 'server' ||
     status >= 500 ||
     error.name === 'TimeoutError' ||
     error.name === 'AbortError' ||
-    // The SDK could not read the answer (it attaches $metadata): something that is not DynamoDB
-    // answered, such as a proxy's HTML page.
+    // Something other than DynamoDB answered (a proxy's HTML page, say).
     (error.name === 'SyntaxError' && $metadata !== undefined) ||
     (code !== undefined && NETWORK_ERROR_CODES.has(code));
   if (unreachable) {

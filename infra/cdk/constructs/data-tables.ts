@@ -1,21 +1,15 @@
-/**
- * The stage's DynamoDB tables, built from the shared definitions in lib/store/tables.ts (the same
- * data local mode creates its tables from), so the cloud and local schemas cannot drift. A table
- * added to `allTables` is deployed without a change here.
- */
+// Built from lib/store/tables.ts, as local mode's are.
 import { RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { type Attribute, AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { allTables, type KeyAttribute, type TableDefinition } from '#lib/store/tables.ts';
 
-/** A deployed table together with the definition it was built from. */
 export interface ServiceTable {
   readonly definition: TableDefinition;
   readonly table: Table;
 }
 
 export interface DataTablesProps {
-  /** Production: retain on stack deletion and turn on deletion protection. */
   readonly protectData: boolean;
   readonly definitions?: readonly TableDefinition[];
 }
@@ -49,7 +43,6 @@ export class DataTables extends Construct {
     });
   }
 
-  /** The table with this logical name (`Pets`, `ApiKeys`); throws if it is not defined. */
   get(logicalName: string): ServiceTable {
     const found = this.all.find((t) => t.definition.logicalName === logicalName);
     if (!found) throw new Error(`No table ${logicalName} in lib/store/tables.ts`);

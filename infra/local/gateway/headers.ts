@@ -1,7 +1,4 @@
-/**
- * Case-insensitive header lookups, as HTTP requires: in a request's raw headers and in a record of
- * headers. Both run several times a request and allocate nothing.
- */
+// Case-insensitive; both run several times a request and allocate nothing.
 
 /** The last value of a header in raw headers (Node's `rawHeaders`: name, value, name, value, …). */
 export function headerOf(rawHeaders: readonly string[], name: string): string | undefined {
@@ -11,11 +8,4 @@ export function headerOf(rawHeaders: readonly string[], name: string): string | 
   return value;
 }
 
-/** A header's value in a record of headers, whatever the casing of its name there. */
-export function headerIn<V>(headers: Readonly<Record<string, V>>, name: string): V | undefined {
-  const wanted = name.toLowerCase();
-  for (const key in headers) {
-    if (Object.hasOwn(headers, key) && key.toLowerCase() === wanted) return headers[key];
-  }
-  return undefined;
-}
+export { header as headerIn } from '#lib/http/request-headers.ts';

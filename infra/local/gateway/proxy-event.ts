@@ -1,34 +1,25 @@
-/**
- * The REST API (v1) proxy event API Gateway sends a function for a request, built from plain data.
- * The local gateway, the benchmark and the tests use it.
- */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { headerIn } from './headers.ts';
 
 export const LOCAL_STAGE = 'local';
 
-/** What API Gateway knows of a request when it invokes a function: plain data, no socket. */
 export interface GatewayRequest {
   readonly requestId: string;
   /** The gateway's own domain name (local mode: the server's `host:port`), never the client's Host header. */
   readonly domainName: string;
   readonly method: string;
   readonly path: string;
-  /** The query string, without `?`. */
   readonly search: string;
   readonly body: Buffer;
   /** Header names and values as they came, alternating (Node's `rawHeaders`). */
   readonly rawHeaders: readonly string[];
   readonly sourceIp: string;
-  /** `1.1` */
   readonly httpVersion: string;
   readonly resource: string;
   readonly pathParameters: Record<string, string> | null;
-  /** The stage name the gateway reports; `local` unless given. */
   readonly stage?: string;
 }
 
-/** The REST API (v1) proxy event API Gateway would send for this request. */
 export function toProxyEvent(parts: GatewayRequest): APIGatewayProxyEvent {
   // rawHeaders keeps the client's casing and every repeated header, as API Gateway passes them on.
   const headers: Record<string, string> = {};
@@ -98,11 +89,7 @@ export function toProxyEvent(parts: GatewayRequest): APIGatewayProxyEvent {
 /** A request without a query string: shared, never written to (`hasQuery` is false, so the event carries null). */
 const NO_VALUES: { single: Record<string, string>; multi: Record<string, string[]> } = { single: {}, multi: {} };
 
-/**
- * Name → last value and name → all values, as API Gateway builds them, into plain objects one
- * pair at a time (a request's hot path: no Map, no intermediate arrays). Own data properties only,
- * so a name like `__proto__` stays data, as in the JSON event Lambda receives.
- */
+// Hot path: no Map, no intermediate arrays. Own data properties, so `__proto__` stays data as in Lambda's JSON event.
 function add(single: Record<string, string>, multi: Record<string, string[]>, name: string, value: string): void {
   const values = Object.hasOwn(multi, name) ? multi[name] : undefined;
   if (values) values.push(value);

@@ -1,9 +1,4 @@
-/**
- * Matching a request path against the template's resource tree, as API Gateway's REST APIs do: a
- * literal path part before a `{param}` (one non-empty segment), and a greedy `{name+}` (one or more
- * segments) last. Empty segments are not part of any path: a trailing slash is ignored, as API
- * Gateway ignores it, and `//` counts as `/` (a decision, documented in docs/behaviour.md).
- */
+// Literal before `{param}`, greedy `{name+}` last; empty segments ignored (docs/behaviour.md).
 import type { ApiMethod, ApiResource } from './template.ts';
 
 export interface ResourceMatch {
@@ -42,7 +37,6 @@ function descend(node: ApiResource, segments: readonly string[], params: Record<
   return undefined;
 }
 
-/** The method that answers: the resource's own method for it, else its `ANY`. */
 export function methodFor(resource: ApiResource, httpMethod: string): ApiMethod | undefined {
   return resource.methods.get(httpMethod) ?? resource.methods.get('ANY');
 }

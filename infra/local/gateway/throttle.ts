@@ -1,10 +1,4 @@
-/**
- * The stage's method throttling, from the template's `MethodSettings`: each method has its own
- * token bucket that holds `burstLimit` tokens and refills at `rateLimit` per second, as API Gateway
- * documents its token-bucket algorithm. A setting for `/*` and `*` is the default of every method;
- * one naming a resource path (`/~1v1~1items`, `/` written `~1`) and method overrides it.
- * Approximate by nature: API Gateway's own buckets are distributed and its limits best-effort.
- */
+// A token bucket per method from `MethodSettings`; approximate, as API Gateway's own limits are best-effort.
 import type { ThrottleSetting } from './template.ts';
 
 interface Bucket {
@@ -24,7 +18,6 @@ export class MethodThrottle {
     this.#now = now;
   }
 
-  /** Takes a token for the method; false when its bucket is empty (the request gets a 429). */
   tryAcquire(resourcePath: string, httpMethod: string): boolean {
     const key = `${httpMethod} ${resourcePath}`;
     let bucket = this.#buckets.get(key);

@@ -1,17 +1,11 @@
-/**
- * API Gateway's mapping templates, rendered by a real Velocity engine (velocityjs) with the
- * variables API Gateway documents for REST APIs: `$context`, `$input`, `$util` and
- * `$stageVariables` ("API Gateway mapping template and access logging variable reference").
- */
+// Variables per "API Gateway mapping template and access logging variable reference".
 import { Compile, parse } from 'velocityjs';
 import { headerIn } from './headers.ts';
 
-/** The `$context` variables of a request (only those with a value are given). */
 export type ContextVariables = Record<string, unknown>;
 
 export interface TemplateInput {
   readonly context: ContextVariables;
-  /** The raw request body, as `$input.body` gives it. */
   readonly body: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly query: Readonly<Record<string, string>>;
@@ -30,7 +24,6 @@ export function renderTemplate(template: string, input: TemplateInput): string {
   return compile.render({ context: input.context, input: inputVariable(input), util, stageVariables: {} });
 }
 
-/** `$input`: the request's body and parameters. */
 function inputVariable(input: TemplateInput) {
   const parameter = (name: string): string => input.pathParameters[name] ?? input.query[name] ?? headerIn(input.headers, name) ?? '';
   return {
@@ -65,7 +58,6 @@ function select(value: unknown, path: string): unknown {
   return valueAt(value, path.split('.').slice(1));
 }
 
-/** `value.a.b` for keys `['a', 'b']`; undefined as soon as a step is not an object. */
 export function valueAt(value: unknown, keys: readonly string[]): unknown {
   return keys.reduce<unknown>(
     (current, key) => (current !== null && typeof current === 'object' ? (current as Record<string, unknown>)[key] : undefined),

@@ -1,13 +1,4 @@
-/**
- * Bundle mode: each function the template names runs from the asset the CDK built for it (the
- * folder in the cloud assembly, not the source), in a worker thread that plays a Lambda execution
- * environment: the template's environment variables (table references mapped to the local
- * store's tables), its memory as the worker's heap limit, its timeout as a hard stop.
- *
- * Like Lambda, an environment handles one invocation at a time; a function gets another one
- * (a cold start) when all of its environments are busy, up to MAX_ENVIRONMENTS, after which
- * requests wait. An environment that times out or fails is discarded, as Lambda discards it.
- */
+// Bundle mode: each function runs from its CDK asset in worker threads played as Lambda environments (docs/local-mode.md).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -20,13 +11,9 @@ import { references, type LambdaFunctionDefinition } from '../gateway/template.t
 export const MAX_ENVIRONMENTS = 8;
 
 export interface BundleFunctionsOptions {
-  /** The asset folder of each function, by logical id. */
   readonly assetDirs: ReadonlyMap<string, string>;
-  /** Resolves a logical id a function's environment refers to (a table) to its local value. */
   readonly resolveRef: (logicalId: string) => string | undefined;
-  /** Variables local mode adds (the store's endpoint, credentials, region). */
   readonly extraEnvironment: Readonly<Record<string, string>>;
-  /** Where the functions' output goes, line by line; default this process's stdout. */
   readonly onOutput?: (chunk: string) => void;
 }
 
@@ -186,7 +173,7 @@ export class BundleFunctions {
   }
 }
 
-/** The handler's file as Lambda's Node.js runtime finds it: `<module>.js`, else `.mjs`, else `.cjs`. */
+// As Lambda's Node.js runtime finds it: `.js`, else `.mjs`, else `.cjs`.
 function handlerModule(assetDir: string, moduleName: string): string {
   const candidates = ['.js', '.mjs', '.cjs'].map((extension) => path.join(assetDir, `${moduleName}${extension}`));
   return candidates.find((file) => existsSync(file)) ?? (candidates[0] as string);

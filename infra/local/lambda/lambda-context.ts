@@ -1,7 +1,3 @@
-/**
- * The Lambda context a deployed function gets, with the deployed memory and time limit: what the
- * local functions, the benchmark and the tests hand a handler beside its event.
- */
 import type { Context } from 'aws-lambda';
 import { timeoutScale } from '#lib/config.ts';
 import { MEMORY_MB, TIMEOUT_SECONDS } from '../../cdk/function-limits.ts';
@@ -12,7 +8,7 @@ export interface FunctionLimits {
   readonly timeoutSeconds: number;
 }
 
-/** The Lambda context a deployed function gets: its memory, and a deadline one timeout away (times PETSTORE_TIMEOUT_SCALE). */
+/** The deployed memory, and a deadline one timeout away (times PETSTORE_TIMEOUT_SCALE). */
 export function lambdaContext(
   requestId: string,
   functionName: string,

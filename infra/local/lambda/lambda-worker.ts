@@ -1,7 +1,4 @@
-/**
- * One Lambda execution environment of bundle mode (bundle-functions.ts), in a worker thread: it
- * imports the function's bundle once (its init phase) and runs one invocation per message.
- */
+// One execution environment of bundle mode: imports the bundle once, one invocation per message.
 import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';

@@ -1,9 +1,4 @@
-/**
- * Lambda's reserved concurrency, from the template's `ReservedConcurrentExecutions`: a function
- * runs at most that many invocations at once, and Lambda refuses one more with a throttle
- * (429 TooManyRequestsException) without running it. API Gateway makes that its INTEGRATION_FAILURE.
- * Wraps either mode's invoker; a function without a reservation is not limited here.
- */
+// `ReservedConcurrentExecutions`: one more is refused unrun (429), which API Gateway makes INTEGRATION_FAILURE.
 import type { FunctionInvoker } from '../gateway/rest-api.ts';
 
 export function withReservedConcurrency(invoke: FunctionInvoker): FunctionInvoker {

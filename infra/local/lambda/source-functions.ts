@@ -1,8 +1,4 @@
-/**
- * Source mode: each function the template names is answered by its handler *source*
- * (`functions/<name>.ts`) in this process, for fast iteration and so that tests can reach into the
- * handlers (log sinks, environment, injected faults). The template still decides everything else.
- */
+// Source mode: handler sources in this process, so tests can reach into them; the template decides the rest.
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { lambdaContext } from './lambda-context.ts';
 import type { FunctionInvoker } from '../gateway/rest-api.ts';
@@ -10,17 +6,13 @@ import type { LambdaFunctionDefinition, RestApiDefinition } from '../gateway/tem
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
-/**
- * The source module of a deployed function: the CDK app names each function
- * `<stack name>-<module>` (infra/cdk/stage-stack.ts), and the REST API after the stack.
- */
+// Functions are named `<stack name>-<module>` (stage-stack.ts), the REST API after the stack.
 export function sourceModuleOf(fn: LambdaFunctionDefinition, api: RestApiDefinition): string {
   const prefix = `${api.name}-`;
   if (!fn.functionName.startsWith(prefix)) throw new Error(`Function ${fn.functionName} is not named <stack>-<module> (${prefix}…)`);
   return fn.functionName.slice(prefix.length);
 }
 
-/** Handlers by source module name: the given ones, the others from `load`. */
 export async function loadSourceHandlers(
   modules: readonly string[],
   load: (module: string) => Promise<ProxyHandler>,
@@ -31,7 +23,6 @@ export async function loadSourceHandlers(
 }
 
 export function sourceInvoker(api: RestApiDefinition, handlers: Readonly<Record<string, ProxyHandler>>): FunctionInvoker {
-  // Each function's module name and handler, looked up once rather than on every request.
   const byFunction = new Map<string, { name: string; handler: ProxyHandler }>();
   for (const [id, fn] of api.functions) {
     const name = sourceModuleOf(fn, api);
