@@ -4,8 +4,14 @@
  * 429 from the access log after the stage's row. Every graph is at the alarms' one-minute period.
  */
 import { Duration, Stack } from 'aws-cdk-lib';
-import { AlarmStatusWidget, Dashboard, GraphWidget, type IAlarm, LogQueryWidget } from 'aws-cdk-lib/aws-cloudwatch';
-import { LogQueryVisualizationType } from 'aws-cdk-lib/aws-cloudwatch';
+import {
+  AlarmStatusWidget,
+  Dashboard,
+  GraphWidget,
+  type IAlarm,
+  LogQueryVisualizationType,
+  LogQueryWidget,
+} from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct } from 'constructs';
 import { isAlarmed, type Monitoring } from './monitoring.ts';
 
