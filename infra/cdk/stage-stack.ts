@@ -3,10 +3,12 @@
  * operation (lib/operations/), the REST API, alarms and, in production, canary deployments
  * through CodeDeploy.
  */
-import { CfnOutput, RemovalPolicy, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
 import { LambdaApplication, LambdaDeploymentConfig, LambdaDeploymentGroup } from 'aws-cdk-lib/aws-codedeploy';
 import { Alias, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Schedule } from 'aws-cdk-lib/aws-events';
+import { BackupPlan, BackupPlanRule, BackupResource, BackupVault } from 'aws-cdk-lib/aws-backup';
 import type { Construct } from 'constructs';
 import { ENV } from '#lib/config.ts';
 import { BUNDLED_ASSETS_DIR, REFERENCE_ASSETS } from '#lib/openapi/reference-page.ts';
@@ -20,6 +22,7 @@ import { DataTables } from './constructs/data-tables.ts';
 import { logGroupClass } from './constructs/log-groups.ts';
 import { CANARY_DEPLOYMENT, Monitoring } from './constructs/monitoring.ts';
 import { PetStoreApi } from './constructs/pet-store-api.ts';
+import { Probe } from './constructs/probe.ts';
 import { OUTPUT_IDS, type StageSettings, tableNameOutputId } from './stages.ts';
 import { pascal } from './pascal.ts';
 import { DOCS_FUNCTION, stageCapacity } from './capacity.ts';
@@ -50,6 +53,7 @@ export class PetStoreStack extends Stack {
   readonly referenceFunction: ApiFunction;
   readonly monitoring: Monitoring;
   readonly dashboard: StageDashboard;
+  readonly probe: Probe;
 
   constructor(scope: Construct, id: string, props: PetStoreStackProps) {
     super(scope, id, {
@@ -160,6 +164,29 @@ export class PetStoreStack extends Stack {
       webAcl: this.api.webAcl,
     });
 
+    this.probe = new Probe(this, 'Probe', { stage: settings.stage, baseUrl: this.api.baseUrl, topic: this.monitoring.topic });
+    if (settings.production) {
+      // Daily backups beside PITR, kept 35 days, copied to a second region or account when a vault is given (docs/operators.md, "Restore").
+      const plan = new BackupPlan(this, 'Backups', { backupPlanName: this.stackName });
+      const keep = Duration.days(35);
+      const copy = settings.backupCopyVaultArn && BackupVault.fromBackupVaultArn(this, 'BackupCopyVault', settings.backupCopyVaultArn);
+      plan.addRule(
+        new BackupPlanRule({
+          ruleName: 'Daily',
+          scheduleExpression: Schedule.cron({ hour: '3', minute: '0' }),
+          deleteAfter: keep,
+          copyActions: copy ? [{ destinationBackupVault: copy, deleteAfter: keep }] : [],
+        }),
+      );
+      const selection = plan.addSelection('Tables', {
+        resources: this.tables.all.map(({ table }) => BackupResource.fromDynamoDbTable(table)),
+      });
+      Validations.of(selection).acknowledge({
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSBackupServiceRolePolicyForBackup]',
+        reason: 'AWS Backup needs this AWS-managed policy to back up the tables it selects.',
+      });
+    }
+
     if (this.liveAliases) {
       const application = new LambdaApplication(this, 'Deployments', { applicationName: this.stackName });
       const groups = {} as Record<FunctionId, LambdaDeploymentGroup>;
@@ -186,6 +213,10 @@ export class PetStoreStack extends Stack {
     new CfnOutput(this, OUTPUT_IDS.baseUrl, {
       value: this.api.baseUrl,
       description: 'Base address of the API (ends in /v1)',
+    });
+    new CfnOutput(this, OUTPUT_IDS.restApiId, {
+      value: this.api.api.restApiId,
+      description: 'Id of the REST API (npm run verify reads it)',
     });
     new CfnOutput(this, OUTPUT_IDS.executeApiBaseUrl, {
       value: this.api.executeApiBaseUrl,

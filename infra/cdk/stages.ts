@@ -25,6 +25,7 @@ export const OUTPUT_IDS = {
   baseUrl: 'BaseUrl',
   /** The stage's execute-api address (`…/<stage>/v1`), useful when BaseUrl is a custom domain. */
   executeApiBaseUrl: 'ExecuteApiBaseUrl',
+  restApiId: 'RestApiId',
   petsTableName: 'PetsTableName',
   apiKeysTableName: 'ApiKeysTableName',
   alarmTopicArn: 'AlarmTopicArn',
@@ -98,6 +99,10 @@ export interface StageSettings extends CapacitySettings {
   /** Subscribe this address to the stage's alarm topic. */
   readonly alarmEmail?: string;
   readonly customDomain?: CustomDomainSettings;
+  /** With a custom domain: the execute-api address answers 403, so keys reach the API by the domain only. */
+  readonly disableExecuteApiEndpoint: boolean;
+  /** Production: an AWS Backup vault in another region (or account) its daily backups are copied to. */
+  readonly backupCopyVaultArn?: string;
   /**
    * Browser origins allowed to call the pet operations (CORS). Empty: no CORS on them, so browser
    * pages on other origins cannot use a key (the OpenAPI document is public to every origin anyway).
@@ -220,6 +225,10 @@ const stageContext = z.strictObject({
   hostedZoneId: optionalText(),
   hostedZoneName: optionalText(),
   allowedOrigins: z.optional(origins),
+  disableExecuteApiEndpoint: flag,
+  backupCopyVaultArn: optionalText(
+    z.string().check(z.regex(/^arn:aws[\w-]*:backup:[\w-]+:\d{12}:backup-vault:[\w.-]+$/, { error: 'is not an AWS Backup vault ARN' })),
+  ),
   account: optionalText(z.string().check(z.regex(/^\d{12}$/, { error: 'must be a 12-digit AWS account id' }))),
   region: optionalText(z.string().check(z.regex(/^[a-z]{2}(?:-[a-z]+)+-\d+$/, { error: 'is not an AWS region such as eu-west-1' }))),
 });
@@ -299,12 +308,29 @@ function settingsOf(stage: StageName, values: StageContext): StageSettings {
         "from the functions' request line, which is written at info. Set logLevel to info (cdk.json) or debug.",
     );
   }
-  const { domainName, certificateArn, hostedZoneId, hostedZoneName, account, region, alarmEmail, allowedOrigins, ...rest } = values;
+  if (values.disableExecuteApiEndpoint && !values.domainName) {
+    throw new Error(
+      `stage "${stage}" setting "disableExecuteApiEndpoint" needs a custom domain (domainName): the API would have no address.`,
+    );
+  }
+  const {
+    domainName,
+    certificateArn,
+    hostedZoneId,
+    hostedZoneName,
+    account,
+    region,
+    alarmEmail,
+    allowedOrigins,
+    backupCopyVaultArn,
+    ...rest
+  } = values;
   return {
     stage,
     ...rest,
     allowedOrigins: allowedOrigins ?? [],
     ...(alarmEmail === undefined ? {} : { alarmEmail }),
+    ...(backupCopyVaultArn === undefined ? {} : { backupCopyVaultArn }),
     ...customDomain(stage, { domainName, certificateArn, hostedZoneId, hostedZoneName }),
     ...pinnedEnvironment(stage, { account, region }),
     production: stage === 'production',

@@ -186,6 +186,10 @@ export const SETTING_EFFECTS: Readonly<Record<string, string>> = {
   hostedZoneName: "that zone's name, e.g. `example.com` (`domainName` must be inside it)",
   allowedOrigins:
     'browser origins allowed to call the pet operations (CORS), a list in cdk.json or `-c staging.allowedOrigins=https://app.example.com,http://localhost:5173`; each `scheme://host[:port]`, at most 99 ([cors.md](cors.md))',
+  disableExecuteApiEndpoint:
+    'with a custom domain: the execute-api address answers 403, so the API is reached by the domain only ([Accounts and addresses](#accounts-and-addresses))',
+  backupCopyVaultArn:
+    "production: an AWS Backup vault in a second region (or account) the tables' daily backups are copied to ([Restore](#restore))",
   account: '12-digit AWS account id the stage may only be deployed to (with `region`)',
   region: 'the region it may only be deployed to, e.g. `eu-west-1` (with `account`)',
 };
