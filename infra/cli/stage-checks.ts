@@ -6,6 +6,7 @@
  * No AWS SDK and no CDK here: verify reads the account (`Account`) and the model (`Expected`) and
  * hands them in, so the probe's bundle holds this file and fetch alone.
  */
+import { isIP } from 'node:net';
 import { connect } from 'node:tls';
 
 export type State = 'held' | 'broken' | 'unmeasurable';
@@ -70,7 +71,7 @@ export function oldTlsRefused(url: string): Check {
         const socket = connect({
           host: hostname,
           port: Number(port || 443),
-          servername: hostname,
+          ...(isIP(hostname) ? {} : { servername: hostname }),
           minVersion: 'TLSv1',
           maxVersion: 'TLSv1.1',
           ciphers: 'DEFAULT@SECLEVEL=0',

@@ -150,9 +150,9 @@ export async function main(argv: string[], out = (line: string) => process.stdou
       ),
     ]);
     for (const v of verdicts) out(`${v.state.padEnd(12)} ${v.name}: ${v.reason}`);
-    const broken = verdicts.filter((v) => v.state === 'broken').length;
-    out(`${stage}: ${verdicts.length - broken} of ${verdicts.length} not broken, ${broken} broken.`);
-    return broken > 0 ? 1 : 0;
+    const count = (state: string) => verdicts.filter((v) => v.state === state).length;
+    out(`${stage}: ${count('held')} held, ${count('broken')} broken, ${count('unmeasurable')} unmeasurable.`);
+    return count('broken') > 0 ? 1 : 0;
   } finally {
     await store.revoke(record.keyId);
     await keys.close();
