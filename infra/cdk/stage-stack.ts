@@ -7,7 +7,6 @@ import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Tags, Valid
 import { LambdaApplication, LambdaDeploymentConfig, LambdaDeploymentGroup } from 'aws-cdk-lib/aws-codedeploy';
 import { Alias, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { Schedule } from 'aws-cdk-lib/aws-events';
 import { BackupPlan, BackupPlanRule, BackupResource, BackupVault } from 'aws-cdk-lib/aws-backup';
 import type { Construct } from 'constructs';
 import { ENV } from '#lib/config.ts';
@@ -53,7 +52,6 @@ export class PetStoreStack extends Stack {
   readonly referenceFunction: ApiFunction;
   readonly monitoring: Monitoring;
   readonly dashboard: StageDashboard;
-  readonly probe: Probe;
 
   constructor(scope: Construct, id: string, props: PetStoreStackProps) {
     super(scope, id, {
@@ -164,27 +162,18 @@ export class PetStoreStack extends Stack {
       webAcl: this.api.webAcl,
     });
 
-    this.probe = new Probe(this, 'Probe', { stage: settings.stage, baseUrl: this.api.baseUrl, topic: this.monitoring.topic });
+    new Probe(this, 'Probe', { stage: settings.stage, baseUrl: this.api.baseUrl, topic: this.monitoring.topic });
     if (settings.production) {
-      // Daily backups beside PITR, kept 35 days, copied to a second region or account when a vault is given (docs/operators.md, "Restore").
-      const plan = new BackupPlan(this, 'Backups', { backupPlanName: this.stackName });
-      const keep = Duration.days(35);
-      const copy = settings.backupCopyVaultArn && BackupVault.fromBackupVaultArn(this, 'BackupCopyVault', settings.backupCopyVaultArn);
-      plan.addRule(
-        new BackupPlanRule({
-          ruleName: 'Daily',
-          scheduleExpression: Schedule.cron({ hour: '3', minute: '0' }),
-          deleteAfter: keep,
-          copyActions: copy ? [{ destinationBackupVault: copy, deleteAfter: keep }] : [],
-        }),
-      );
-      const selection = plan.addSelection('Tables', {
+      // AWS Backup's daily rule (05:00 UTC, kept 35 days), copied to a second region or account when a vault is given (docs/operators.md, "Restore").
+      const vault = settings.backupCopyVaultArn && BackupVault.fromBackupVaultArn(this, 'BackupCopyVault', settings.backupCopyVaultArn);
+      const copyActions = vault ? [{ destinationBackupVault: vault, deleteAfter: Duration.days(35) }] : [];
+      const rule = new BackupPlanRule({ ...BackupPlanRule.daily().props, copyActions });
+      const plan = new BackupPlan(this, 'Backups', { backupPlanName: this.stackName, backupPlanRules: [rule] });
+      const tables = plan.addSelection('Tables', {
         resources: this.tables.all.map(({ table }) => BackupResource.fromDynamoDbTable(table)),
       });
-      Validations.of(selection).acknowledge({
-        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSBackupServiceRolePolicyForBackup]',
-        reason: 'AWS Backup needs this AWS-managed policy to back up the tables it selects.',
-      });
+      const policy = 'Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSBackupServiceRolePolicyForBackup';
+      Validations.of(tables).acknowledge({ id: `AwsSolutions-IAM4[${policy}]`, reason: 'AWS Backup needs it to back up the tables.' });
     }
 
     if (this.liveAliases) {
@@ -210,46 +199,27 @@ export class PetStoreStack extends Stack {
       this.deploymentGroups = groups;
     }
 
-    new CfnOutput(this, OUTPUT_IDS.baseUrl, {
-      value: this.api.baseUrl,
-      description: 'Base address of the API (ends in /v1)',
-    });
-    new CfnOutput(this, OUTPUT_IDS.restApiId, {
-      value: this.api.api.restApiId,
-      description: 'Id of the REST API (npm run verify reads it)',
-    });
-    new CfnOutput(this, OUTPUT_IDS.executeApiBaseUrl, {
-      value: this.api.executeApiBaseUrl,
-      description: 'execute-api address of the stage (ends in /v1)',
-    });
-    for (const { definition, table } of this.tables.all) {
-      new CfnOutput(this, tableNameOutputId(definition.logicalName), {
-        value: table.tableName,
-        description: `Physical name of the ${definition.logicalName} table`,
-      });
-    }
-    new CfnOutput(this, OUTPUT_IDS.dashboardName, {
-      value: this.dashboard.dashboardName,
-      description: 'CloudWatch dashboard of the stage',
-    });
-    new CfnOutput(this, OUTPUT_IDS.dashboardUrl, {
-      value: this.dashboard.url,
-      description: 'The dashboard in the CloudWatch console',
-    });
-    if (this.monitoring.topic) {
-      new CfnOutput(this, OUTPUT_IDS.alarmTopicArn, {
-        value: this.monitoring.topic.topicArn,
-        description: 'SNS topic the alarms notify',
-      });
-    }
+    // What the operator commands read (describe-stacks), by output id, with its description.
+    const outputs: Record<string, [string, string]> = {
+      [OUTPUT_IDS.baseUrl]: [this.api.baseUrl, 'Base address of the API (ends in /v1)'],
+      [OUTPUT_IDS.executeApiBaseUrl]: [this.api.executeApiBaseUrl, 'execute-api address of the stage (ends in /v1)'],
+      [OUTPUT_IDS.restApiId]: [this.api.api.restApiId, 'Id of the REST API'],
+      ...Object.fromEntries(
+        this.tables.all.map(({ definition: { logicalName }, table }) => [
+          tableNameOutputId(logicalName),
+          [table.tableName, `Physical name of the ${logicalName} table`],
+        ]),
+      ),
+      [OUTPUT_IDS.dashboardName]: [this.dashboard.dashboardName, 'CloudWatch dashboard of the stage'],
+      [OUTPUT_IDS.dashboardUrl]: [this.dashboard.url, 'The dashboard in the CloudWatch console'],
+      ...(this.monitoring.topic ? { [OUTPUT_IDS.alarmTopicArn]: [this.monitoring.topic.topicArn, 'SNS topic the alarms notify'] } : {}),
+    };
+    for (const [id, [value, description]] of Object.entries(outputs)) new CfnOutput(this, id, { value, description });
   }
 }
 
 function retentionDays(days: number): RetentionDays {
-  const valid = Object.values(RetentionDays).filter((v): v is RetentionDays => typeof v === 'number');
-  const match = valid.find((v) => v === days);
-  if (match === undefined) {
-    throw new Error(`logRetentionDays ${days} is not a CloudWatch Logs retention (one of ${valid.join(', ')}).`);
-  }
-  return match;
+  const valid = Object.values(RetentionDays).filter((v) => typeof v === 'number');
+  if (valid.includes(days)) return days;
+  throw new Error(`logRetentionDays ${days} is not a CloudWatch Logs retention (one of ${valid.join(', ')}).`);
 }

@@ -102,7 +102,7 @@ export interface StageSettings extends CapacitySettings {
   /** With a custom domain: the execute-api address answers 403, so keys reach the API by the domain only. */
   readonly disableExecuteApiEndpoint: boolean;
   /** Production: an AWS Backup vault in another region (or account) its daily backups are copied to. */
-  readonly backupCopyVaultArn?: string;
+  readonly backupCopyVaultArn?: string | undefined;
   /**
    * Browser origins allowed to call the pet operations (CORS). Empty: no CORS on them, so browser
    * pages on other origins cannot use a key (the OpenAPI document is public to every origin anyway).
@@ -313,24 +313,12 @@ function settingsOf(stage: StageName, values: StageContext): StageSettings {
       `stage "${stage}" setting "disableExecuteApiEndpoint" needs a custom domain (domainName): the API would have no address.`,
     );
   }
-  const {
-    domainName,
-    certificateArn,
-    hostedZoneId,
-    hostedZoneName,
-    account,
-    region,
-    alarmEmail,
-    allowedOrigins,
-    backupCopyVaultArn,
-    ...rest
-  } = values;
+  const { domainName, certificateArn, hostedZoneId, hostedZoneName, account, region, alarmEmail, allowedOrigins, ...rest } = values;
   return {
     stage,
     ...rest,
     allowedOrigins: allowedOrigins ?? [],
     ...(alarmEmail === undefined ? {} : { alarmEmail }),
-    ...(backupCopyVaultArn === undefined ? {} : { backupCopyVaultArn }),
     ...customDomain(stage, { domainName, certificateArn, hostedZoneId, hostedZoneName }),
     ...pinnedEnvironment(stage, { account, region }),
     production: stage === 'production',

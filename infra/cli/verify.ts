@@ -5,7 +5,7 @@
  * is a key of its own (label `verify`, expiring in 15 minutes), revoked at the end.
  */
 import { APIGatewayClient, GetStageCommand } from '@aws-sdk/client-api-gateway';
-import { CloudWatchClient, paginateDescribeAlarms } from '@aws-sdk/client-cloudwatch';
+import { CloudWatchClient, DescribeAlarmsCommand } from '@aws-sdk/client-cloudwatch';
 import { CloudWatchLogsClient, FilterLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { CodeDeployClient, GetDeploymentGroupCommand } from '@aws-sdk/client-codedeploy';
 import { GetLoggingConfigurationCommand, GetWebACLForResourceCommand, WAFV2Client } from '@aws-sdk/client-wafv2';
@@ -17,6 +17,7 @@ import { DOCS_THROTTLED_METHODS, stageCapacity } from '../cdk/capacity.ts';
 import { CANARY_DEPLOYMENT } from '../cdk/constructs/monitoring.ts';
 import { isStageName, OUTPUT_IDS, readStageSettings, STAGE_NAMES, type StageSettings, stackName } from '../cdk/stages.ts';
 import { parseCommandLine, usageMistake } from './command-line.ts';
+import { contextOf } from './deploy.ts';
 import { type Account, accountChecks, answerChecks, type Expected, oldTlsRefused, runChecks } from './stage-checks.ts';
 import { openTable, stackOutput } from './stage-tables.ts';
 
@@ -24,10 +25,12 @@ const USAGE = `Usage: npm run verify -- --stage NAME [--region R] [--log-wait SE
 Checks the deployed stage against the docs and the capacity model (-c: the settings it was deployed with).
 `;
 
-/** The stage's AWS resources, read through the SDK (credentials and region as for the AWS CLI). */
+/** The stage's resources, read through the SDK (credentials and region as for the AWS CLI). */
 function account(stack: string, stage: string, restApiId: string): Account {
   const waf = new WAFV2Client({});
-  const logging = async () => {
+  let read: ReturnType<typeof readLogging> | undefined;
+  const logging = () => (read ??= readLogging());
+  const readLogging = async () => {
     const region = await waf.config.region();
     const stageArn = `arn:aws:apigateway:${region}::/restapis/${restApiId}/stages/${stage}`;
     const { WebACL } = await waf.send(new GetWebACLForResourceCommand({ ResourceArn: stageArn }));
@@ -57,16 +60,9 @@ function account(stack: string, stage: string, restApiId: string): Account {
       return events.map((e) => e.message ?? '');
     },
     alarms: async () => {
-      const alarms: { name: string; state: string }[] = [];
-      const query = { AlarmNamePrefix: `${stack}-`, AlarmTypes: ['MetricAlarm', 'CompositeAlarm'] as const };
-      for await (const page of paginateDescribeAlarms(
-        { client: new CloudWatchClient({}) },
-        { ...query, AlarmTypes: [...query.AlarmTypes] },
-      )) {
-        for (const a of [...(page.MetricAlarms ?? []), ...(page.CompositeAlarms ?? [])])
-          alarms.push({ name: `${a.AlarmName}`, state: `${a.StateValue}` });
-      }
-      return alarms;
+      const query = { AlarmNamePrefix: `${stack}-`, AlarmTypes: ['MetricAlarm' as const, 'CompositeAlarm' as const], MaxRecords: 100 };
+      const { MetricAlarms = [], CompositeAlarms = [] } = await new CloudWatchClient({}).send(new DescribeAlarmsCommand(query));
+      return [...MetricAlarms, ...CompositeAlarms].map((a) => ({ name: `${a.AlarmName}`, state: `${a.StateValue}` }));
     },
     deploymentGroups: async () => {
       const codeDeploy = new CodeDeployClient({});
@@ -87,28 +83,24 @@ function account(stack: string, stage: string, restApiId: string): Account {
   };
 }
 
-/** What the settings and the capacity model say the deployed stage holds. */
 export function expected(settings: StageSettings, executeApiBaseUrl: string, logWaitSeconds: number, fromBlockedSource: boolean): Expected {
   const capacity = stageCapacity(settings);
   const docs = { rateLimit: settings.docsThrottlingRateLimit, burstLimit: settings.docsThrottlingBurstLimit };
   const base = API_BASE_PATH.replace(/^\//, '');
   return {
-    stage: settings.stage,
     throttles: {
       '*/*': capacity.apiThrottle,
       ...Object.fromEntries(DOCS_THROTTLED_METHODS.map((m) => [`${base}${m.resource}/${m.method}`, docs])),
     },
     webAclLimits: settings.webAcl ? Object.values(capacity.webAcl) : undefined,
-    canary: settings.production
-      ? { groups: operations.map((o) => o.functionId), config: CANARY_DEPLOYMENT.deploymentConfigName }
-      : undefined,
+    canary: settings.production ? { config: CANARY_DEPLOYMENT.deploymentConfigName } : undefined,
     defaultEndpoint: settings.customDomain ? { url: executeApiBaseUrl, disabled: settings.disableExecuteApiEndpoint } : undefined,
     logWaitSeconds,
     fromBlockedSource,
   };
 }
 
-export async function main(argv: string[], out = (line: string) => process.stdout.write(`${line}\n`)): Promise<number> {
+export async function main(argv: string[], out: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Promise<number> {
   const options = {
     stage: { type: 'string' },
     region: { type: 'string' },
@@ -122,9 +114,7 @@ export async function main(argv: string[], out = (line: string) => process.stdou
   if (!isStageName(stage)) usageMistake(USAGE, `Give --stage ${STAGE_NAMES.join(' or ')}.`);
   const logWait = Number(values['log-wait']);
   if (!Number.isInteger(logWait) || logWait < 0) usageMistake(USAGE, '--log-wait must be a whole number of seconds.');
-  const context = Object.fromEntries(
-    (values.context ?? []).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
-  );
+  const context = contextOf(argv);
   const settings = readStageSettings(stage, (key) => context[key]);
   const region = values.region ?? settings.env?.region;
   if (region) process.env.AWS_REGION = region;
@@ -139,16 +129,16 @@ export async function main(argv: string[], out = (line: string) => process.stdou
   const record = newApiKeyRecord(key, 'verify', { now: new Date(), expiresAt: new Date(Date.now() + 15 * 60_000) });
   await store.add(record);
   try {
-    const hosts = [...new Set([baseUrl, executeApiBaseUrl])];
-    const verdicts = await runChecks([
+    const verdicts = await runChecks({
       ...answerChecks(baseUrl, key),
-      ...hosts.map(oldTlsRefused),
+      ...oldTlsRefused(baseUrl),
+      ...oldTlsRefused(executeApiBaseUrl),
       ...accountChecks(
         baseUrl,
         account(stack, stage, restApiId),
         expected(settings, executeApiBaseUrl, logWait, values['from-blocked-source']),
       ),
-    ]);
+    });
     for (const v of verdicts) out(`${v.state.padEnd(12)} ${v.name}: ${v.reason}`);
     const count = (state: string) => verdicts.filter((v) => v.state === state).length;
     out(`${stage}: ${count('held')} held, ${count('broken')} broken, ${count('unmeasurable')} unmeasurable.`);

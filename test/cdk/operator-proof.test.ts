@@ -64,7 +64,7 @@ describe('backups', () => {
       BackupPlan: {
         BackupPlanRule: [
           Match.objectLike({
-            ScheduleExpression: 'cron(0 3 * * ? *)',
+            ScheduleExpression: 'cron(0 5 * * ? *)',
             Lifecycle: { DeleteAfterDays: 35 },
             CopyActions: [{ DestinationBackupVaultArn: COPY_VAULT, Lifecycle: { DeleteAfterDays: 35 } }],
           }),

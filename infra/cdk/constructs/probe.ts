@@ -19,28 +19,18 @@ export const PROBE_MINUTES = 5;
 /** The secret holding the probe's key: `npm run keys -- create --label probe --stage …` issues it. */
 export const probeKeySecretName = (stackName: string) => `${stackName}/probe-key`;
 
-export interface ProbeProps {
-  readonly stage: string;
-  /** The public base address (the custom domain when there is one), ending in /v1. */
-  readonly baseUrl: string;
-  readonly topic?: ITopic | undefined;
-}
-
 export class Probe extends Construct {
   readonly canary: Canary;
   readonly alarm: Alarm;
 
-  constructor(scope: Construct, id: string, props: ProbeProps) {
+  /** `baseUrl`: the public base address (the custom domain when there is one), ending in /v1. */
+  constructor(scope: Construct, id: string, props: { stage: string; baseUrl: string; topic?: ITopic | undefined }) {
     super(scope, id);
     const stackName = Stack.of(this).stackName;
     const secret = Secret.fromSecretNameV2(this, 'Key', probeKeySecretName(stackName));
     // The shared checks and a CommonJS `handler`, inline: no asset, and the SDK from Lambda's runtime.
     const bundle = buildSync({
-      stdin: {
-        contents: "export { probe as handler } from './infra/cli/stage-checks.ts';",
-        resolveDir: fileURLToPath(new URL('../../..', import.meta.url)),
-        loader: 'ts',
-      },
+      entryPoints: [fileURLToPath(new URL('../../cli/stage-checks.ts', import.meta.url))],
       bundle: true,
       write: false,
       platform: 'node',
@@ -60,18 +50,12 @@ export class Probe extends Construct {
       provisionedResourceCleanup: true,
     });
     secret.grantRead(this.canary.role);
-    Validations.of(this).acknowledge(
-      { id: 'AwsSolutions-S1', reason: "The canary's artifacts bucket holds only its run reports; access logs of it would tell nothing." },
-      {
-        id: 'AwsSolutions-IAM5[Resource::*]',
-        reason: "Synthetics' own grants: s3:ListAllMyBuckets and cloudwatch:PutMetricData (limited to its namespace) take no resource.",
-      },
-      { id: 'AwsSolutions-IAM5[Resource::<ProbeCanaryArtifactsBucket3E032D77.Arn>/*]', reason: 'Its run reports, in its own bucket.' },
-      {
-        id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:/aws/lambda/cwsyn-*]',
-        reason: "Synthetics names the canary's log group when it creates the function.",
-      },
-    );
+    // Synthetics' own grants: its run reports in its bucket, its log group, its metrics.
+    const reason = "CloudWatch Synthetics' grants to a canary's role, and its artifacts bucket of run reports.";
+    const bucket = 'Resource::<ProbeCanaryArtifactsBucket3E032D77.Arn>/*';
+    const logs = 'Resource::arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:/aws/lambda/cwsyn-*';
+    const ids = ['AwsSolutions-S1', 'AwsSolutions-IAM5[Resource::*]', `AwsSolutions-IAM5[${bucket}]`, `AwsSolutions-IAM5[${logs}]`];
+    Validations.of(this).acknowledge(...ids.map((id) => ({ id, reason })));
     this.alarm = new Alarm(this, 'Failing', {
       alarmName: `${stackName}-probe`,
       alarmDescription: `The public API failed the probe's checks, or the probe did not run (docs/operators.md, "The probe").`,
