@@ -116,10 +116,7 @@ export class PetStoreStack extends Stack {
     if (settings.production) {
       const aliases = {} as Record<FunctionId, Alias>;
       for (const { functionId: id } of operations) {
-        aliases[id] = new Alias(this, `${pascal(id)}Live`, {
-          aliasName: LIVE_ALIAS,
-          version: functions[id].currentVersion,
-        });
+        aliases[id] = new Alias(this, `${pascal(id)}Live`, { aliasName: LIVE_ALIAS, version: functions[id].currentVersion });
       }
       this.liveAliases = aliases;
       targets = aliases;

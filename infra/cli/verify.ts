@@ -28,9 +28,7 @@ Checks the deployed stage against the docs and the capacity model (-c: the setti
 /** The stage's resources, read through the SDK (credentials and region as for the AWS CLI). */
 function account(stack: string, stage: string, restApiId: string): Account {
   const waf = new WAFV2Client({});
-  let read: ReturnType<typeof readLogging> | undefined;
-  const logging = () => (read ??= readLogging());
-  const readLogging = async () => {
+  const logging = async () => {
     const region = await waf.config.region();
     const stageArn = `arn:aws:apigateway:${region}::/restapis/${restApiId}/stages/${stage}`;
     const { WebACL } = await waf.send(new GetWebACLForResourceCommand({ ResourceArn: stageArn }));
@@ -41,17 +39,10 @@ function account(stack: string, stage: string, restApiId: string): Account {
   return {
     methodSettings: async () => {
       const { methodSettings = {} } = await new APIGatewayClient({}).send(new GetStageCommand({ restApiId, stageName: stage }));
-      return Object.fromEntries(
-        Object.entries(methodSettings).map(([key, value]) => [key.replaceAll('~1', '/').replace(/^\//, ''), value]),
-      );
+      return Object.fromEntries(Object.entries(methodSettings).map(([key, v]) => [key.replaceAll('~1', '/').replace(/^\//, ''), v]));
     },
     webAclLimits: async () => (await logging())?.acl.Rules?.flatMap((rule) => rule.Statement?.RateBasedStatement?.Limit ?? []),
-    wafLogging: async () => {
-      const config = (await logging())?.config;
-      if (!config) return undefined;
-      const redactedHeaders = (config.RedactedFields ?? []).flatMap((field) => field.SingleHeader?.Name ?? []);
-      return { destinations: config.LogDestinationConfigs ?? [], redactedHeaders };
-    },
+    redactedHeaders: async () => (await logging())?.config?.RedactedFields?.flatMap((field) => field.SingleHeader?.Name ?? []),
     wafLogRecords: async (text) => {
       const group = (await logging())?.config?.LogDestinationConfigs?.[0]?.split(':log-group:')[1]?.replace(/:\*$/, '');
       if (!group) return [];
@@ -66,19 +57,22 @@ function account(stack: string, stage: string, restApiId: string): Account {
     },
     deploymentGroups: async () => {
       const codeDeploy = new CodeDeployClient({});
-      return Promise.all(
-        operations.map(async ({ functionId }) => {
-          const group = { applicationName: stack, deploymentGroupName: functionId };
-          const { deploymentGroupInfo: info } = await codeDeploy.send(new GetDeploymentGroupCommand(group));
-          const rollback = info?.autoRollbackConfiguration;
-          return {
-            name: functionId,
-            config: info?.deploymentConfigName ?? '',
-            alarms: info?.alarmConfiguration?.enabled ? (info.alarmConfiguration.alarms ?? []).length : 0,
-            rollbackOnAlarm: Boolean(rollback?.enabled && rollback.events?.includes('DEPLOYMENT_STOP_ON_ALARM')),
-          };
-        }),
-      );
+      const group = async (name: string) => {
+        const query = new GetDeploymentGroupCommand({ applicationName: stack, deploymentGroupName: name });
+        const {
+          alarmConfiguration: alarms,
+          autoRollbackConfiguration: rollback,
+          ...info
+        } = (await codeDeploy.send(query)).deploymentGroupInfo ?? {};
+        const rollbackOnAlarm = Boolean(rollback?.enabled && rollback.events?.includes('DEPLOYMENT_STOP_ON_ALARM'));
+        return {
+          name,
+          config: `${info.deploymentConfigName}`,
+          alarms: alarms?.enabled ? (alarms.alarms ?? []).length : 0,
+          rollbackOnAlarm,
+        };
+      };
+      return Promise.all(operations.map(({ functionId }) => group(functionId)));
     },
   };
 }

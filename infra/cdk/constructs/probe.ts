@@ -20,52 +20,40 @@ export const PROBE_MINUTES = 5;
 export const probeKeySecretName = (stackName: string) => `${stackName}/probe-key`;
 
 export class Probe extends Construct {
-  readonly canary: Canary;
-  readonly alarm: Alarm;
-
   /** `baseUrl`: the public base address (the custom domain when there is one), ending in /v1. */
   constructor(scope: Construct, id: string, props: { stage: string; baseUrl: string; topic?: ITopic | undefined }) {
     super(scope, id);
     const stackName = Stack.of(this).stackName;
     const secret = Secret.fromSecretNameV2(this, 'Key', probeKeySecretName(stackName));
     // The shared checks and a CommonJS `handler`, inline: no asset, and the SDK from Lambda's runtime.
-    const bundle = buildSync({
-      entryPoints: [fileURLToPath(new URL('../../cli/stage-checks.ts', import.meta.url))],
-      bundle: true,
-      write: false,
-      platform: 'node',
-      target: 'node22',
-      format: 'cjs',
-      external: ['@aws-sdk/*'],
-      minify: true,
-    });
-    this.canary = new Canary(this, 'Canary', {
+    const entryPoints = [fileURLToPath(new URL('../../cli/stage-checks.ts', import.meta.url))];
+    const options = { bundle: true, write: false, minify: true, platform: 'node', format: 'cjs', target: 'node22' } as const;
+    const bundle = buildSync({ ...options, entryPoints, external: ['@aws-sdk/*'] });
+    const canary = new Canary(this, 'Canary', {
       canaryName: `petstore-${props.stage}`,
       runtime: Runtime.SYNTHETICS_NODEJS_PUPPETEER_13_0,
       test: Test.custom({ code: Code.fromInline(bundle.outputFiles[0]?.text ?? ''), handler: 'index.handler' }),
       schedule: Schedule.rate(Duration.minutes(PROBE_MINUTES)),
       environmentVariables: { PROBE_BASE_URL: props.baseUrl, PROBE_KEY_SECRET: secret.secretName },
-      successRetentionPeriod: Duration.days(7),
-      failureRetentionPeriod: Duration.days(31),
       provisionedResourceCleanup: true,
     });
-    secret.grantRead(this.canary.role);
+    secret.grantRead(canary.role);
     // Synthetics' own grants: its run reports in its bucket, its log group, its metrics.
     const reason = "CloudWatch Synthetics' grants to a canary's role, and its artifacts bucket of run reports.";
     const bucket = 'Resource::<ProbeCanaryArtifactsBucket3E032D77.Arn>/*';
     const logs = 'Resource::arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:/aws/lambda/cwsyn-*';
     const ids = ['AwsSolutions-S1', 'AwsSolutions-IAM5[Resource::*]', `AwsSolutions-IAM5[${bucket}]`, `AwsSolutions-IAM5[${logs}]`];
     Validations.of(this).acknowledge(...ids.map((id) => ({ id, reason })));
-    this.alarm = new Alarm(this, 'Failing', {
+    const alarm = new Alarm(this, 'Failing', {
       alarmName: `${stackName}-probe`,
       alarmDescription: `The public API failed the probe's checks, or the probe did not run (docs/operators.md, "The probe").`,
-      metric: this.canary.metricSuccessPercent({ period: Duration.minutes(PROBE_MINUTES), statistic: 'Minimum' }),
+      metric: canary.metricSuccessPercent({ period: Duration.minutes(PROBE_MINUTES), statistic: 'Minimum' }),
       threshold: 100,
       comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD,
       evaluationPeriods: 2,
       // No data is no run: nothing proves the API answers.
       treatMissingData: TreatMissingData.BREACHING,
     });
-    if (props.topic) this.alarm.addAlarmAction(new SnsAction(props.topic));
+    if (props.topic) alarm.addAlarmAction(new SnsAction(props.topic));
   }
 }
