@@ -27,7 +27,16 @@ cdk deploy PetStore-<stage> with the options, e.g. -c production.alarmEmail=ops@
 or --require-approval never. A stage the account cannot hold (its quota, less what other
 functions reserve, below what the stages admit at once, or reservations Lambda would refuse),
 or an account whose numbers cannot be read, stops here (exit 1), before CloudFormation;
-${SKIP_CHECK_FLAG} deploys without the check. docs/operators.md says how to raise the quota.`;
+${SKIP_CHECK_FLAG} deploys without the check. docs/operators.md says how to raise the quota.
+
+Give each stage its own account: pin it with -c <stage>.account=… -c <stage>.region=…
+(or in cdk.json); after the deploy, run npm run verify -- --stage <stage>.`;
+
+/** Said before deploying a stage that is not pinned: what sharing an account costs (docs/operators.md, "Accounts"). */
+const unpinned = (stage: string) =>
+  `${stage} is not pinned to an account (${stage}.account, ${stage}.region): it deploys wherever the credentials point. ` +
+  "Stages in one account share its Lambda concurrency and quotas, and one stage's mistake or credentials reach the other's data; " +
+  'AWS recommends an account per stage (docs/operators.md, "Accounts").\n';
 
 /** `-c key=value`, `--context key=value` and `--context=key=value` among cdk's options. */
 export function contextOf(args: readonly string[]): Record<string, string> {
@@ -120,9 +129,13 @@ export async function main(argv: readonly string[]): Promise<number> {
   const settings = stages.find((s) => s.stage === stage) as StageSettings;
   const profile = profileOf(args);
   if (profile) process.env.AWS_PROFILE = profile;
+  const deploy = () => {
+    if (!settings.env) process.stderr.write(unpinned(stage));
+    return cdkDeploy(stage, args);
+  };
   if (skip) {
     process.stderr.write(`Not checking the account's Lambda concurrency (${SKIP_CHECK_FLAG}).\n`);
-    return cdkDeploy(stage, args);
+    return deploy();
   }
 
   let account: AccountConcurrency;
@@ -140,7 +153,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`${message}\n`);
     return 1;
   }
-  return cdkDeploy(stage, args);
+  return deploy();
 }
 
 if (import.meta.main) {
