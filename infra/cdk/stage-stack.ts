@@ -147,25 +147,26 @@ export class PetStoreStack extends Stack {
       ...(this.liveAliases ? { liveAliases: this.liveAliases } : {}),
       tables: this.tables.all,
     });
+    const probe = new Probe(this, 'Probe', { stage: settings.stage, baseUrl: this.api.baseUrl, topic: this.monitoring.topic });
     this.dashboard = new StageDashboard(this, 'Dashboard', {
       api: apiNames,
       routes,
       functions,
       referenceFunction: this.referenceFunction,
       tables: this.tables.all,
-      alarms: this.monitoring.all,
+      alarms: [...this.monitoring.all, probe.alarm],
       serverErrors: this.monitoring.serverErrors,
       accessLogGroupName: this.api.accessLogGroup.logGroupName,
       webAcl: this.api.webAcl,
     });
 
-    new Probe(this, 'Probe', { stage: settings.stage, baseUrl: this.api.baseUrl, topic: this.monitoring.topic });
     if (settings.production) {
       // AWS Backup's daily rule (05:00 UTC, kept 35 days), copied to a second region or account when a vault is given (docs/operators.md, "Restore").
       const vault = settings.backupCopyVaultArn && BackupVault.fromBackupVaultArn(this, 'BackupCopyVault', settings.backupCopyVaultArn);
       const copyActions = vault ? [{ destinationBackupVault: vault, deleteAfter: Duration.days(35) }] : [];
       const rule = new BackupPlanRule({ ...BackupPlanRule.daily().props, copyActions });
       const plan = new BackupPlan(this, 'Backups', { backupPlanName: this.stackName, backupPlanRules: [rule] });
+      plan.backupVault.applyRemovalPolicy(RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE);
       const tables = plan.addSelection('Tables', {
         resources: this.tables.all.map(({ table }) => BackupResource.fromDynamoDbTable(table)),
       });

@@ -162,9 +162,12 @@ describe.each(STAGE_NAMES)('%s alarms', (stage) => {
   });
 
   it('has the expected number of alarms', () => {
-    // The canary's four per function in production only; each route function's at-throttle.
+    // The canary's four per function in production only; each route function's at-throttle; the probe's.
     const canary = stage === 'production' ? 4 * functionIds.length : 0;
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 2 + 2 * (functionIds.length + 1) + functionIds.length + allTables.length + canary);
+    template.resourceCountIs(
+      'AWS::CloudWatch::Alarm',
+      2 + 2 * (functionIds.length + 1) + functionIds.length + allTables.length + canary + 1,
+    );
   });
 });
 

@@ -5,7 +5,7 @@
  * Its alarm counts a run that did not happen as a failed one, so a silent outage pages too.
  */
 import { fileURLToPath } from 'node:url';
-import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
@@ -20,6 +20,8 @@ export const PROBE_MINUTES = 5;
 export const probeKeySecretName = (stackName: string) => `${stackName}/probe-key`;
 
 export class Probe extends Construct {
+  readonly alarm: Alarm;
+
   /** `baseUrl`: the public base address (the custom domain when there is one), ending in /v1. */
   constructor(scope: Construct, id: string, props: { stage: string; baseUrl: string; topic?: ITopic | undefined }) {
     super(scope, id);
@@ -38,13 +40,17 @@ export class Probe extends Construct {
       provisionedResourceCleanup: true,
     });
     secret.grantRead(canary.role);
+    // Its run reports, not data: gone with a failed first deploy, like the log groups.
+    canary.artifactsBucket.applyRemovalPolicy(RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE);
     // Synthetics' own grants: its run reports in its bucket, its log group, its metrics.
     const reason = "CloudWatch Synthetics' grants to a canary's role, and its artifacts bucket of run reports.";
     const bucket = 'Resource::<ProbeCanaryArtifactsBucket3E032D77.Arn>/*';
-    const logs = 'Resource::arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:/aws/lambda/cwsyn-*';
+    const { region, account } = Stack.of(this);
+    const where = Token.isUnresolved(region) ? '<AWS::Region>:<AWS::AccountId>' : `${region}:${account}`;
+    const logs = `Resource::arn:<AWS::Partition>:logs:${where}:log-group:/aws/lambda/cwsyn-*`;
     const ids = ['AwsSolutions-S1', 'AwsSolutions-IAM5[Resource::*]', `AwsSolutions-IAM5[${bucket}]`, `AwsSolutions-IAM5[${logs}]`];
     Validations.of(this).acknowledge(...ids.map((id) => ({ id, reason })));
-    const alarm = new Alarm(this, 'Failing', {
+    this.alarm = new Alarm(this, 'Failing', {
       alarmName: `${stackName}-probe`,
       alarmDescription: `The public API failed the probe's checks, or the probe did not run (docs/operators.md, "The probe").`,
       metric: canary.metricSuccessPercent({ period: Duration.minutes(PROBE_MINUTES), statistic: 'Minimum' }),
@@ -54,6 +60,6 @@ export class Probe extends Construct {
       // No data is no run: nothing proves the API answers.
       treatMissingData: TreatMissingData.BREACHING,
     });
-    if (props.topic) alarm.addAlarmAction(new SnsAction(props.topic));
+    if (props.topic) this.alarm.addAlarmAction(new SnsAction(props.topic));
   }
 }
