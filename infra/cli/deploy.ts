@@ -28,15 +28,12 @@ or --require-approval never. A stage the account cannot hold (its quota, less wh
 functions reserve, below what the stages admit at once, or reservations Lambda would refuse),
 or an account whose numbers cannot be read, stops here (exit 1), before CloudFormation;
 ${SKIP_CHECK_FLAG} deploys without the check. docs/operators.md says how to raise the quota.
+Give each stage its own account (pin it: <stage>.account, <stage>.region); then npm run verify.`;
 
-Give each stage its own account: pin it with -c <stage>.account=… -c <stage>.region=…
-(or in cdk.json); after the deploy, run npm run verify -- --stage <stage>.`;
-
-/** Said before deploying a stage that is not pinned: what sharing an account costs (docs/operators.md, "Accounts"). */
+/** Said before deploying a stage that is not pinned: what sharing an account costs. */
 const unpinned = (stage: string) =>
-  `${stage} is not pinned to an account (${stage}.account, ${stage}.region): it deploys wherever the credentials point. ` +
-  "Stages in one account share its Lambda concurrency and quotas, and one stage's mistake or credentials reach the other's data; " +
-  'AWS recommends an account per stage (docs/operators.md, "Accounts").\n';
+  `${stage} is not pinned to an account (${stage}.account, ${stage}.region): stages in one account share its Lambda concurrency, ` +
+  'quotas and blast radius; AWS recommends an account per stage (docs/operators.md, "Accounts and addresses").\n';
 
 /** `-c key=value`, `--context key=value` and `--context=key=value` among cdk's options. */
 export function contextOf(args: readonly string[]): Record<string, string> {

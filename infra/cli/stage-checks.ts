@@ -1,10 +1,8 @@
 /**
- * What a deployed stage promises that only AWS can show, as one list of checks for the two that run
- * them: `npm run verify` after a deploy (verify.ts, with the operator's credentials) and the stage's
- * probe every few minutes from outside (constructs/probe.ts: the answers anyone can ask for). Each
- * is held, broken or unmeasurable, with the reason (docs/operators.md, "Verify a deploy"). No AWS
- * SDK or CDK at run time here: verify reads the account and the model and hands them in, so the
- * probe's bundle is this file and fetch.
+ * What a deployed stage promises that only AWS can show, one list of checks for `npm run verify`
+ * (verify.ts) and the stage's probe (constructs/probe.ts: the answers), each held, broken or
+ * unmeasurable with the reason (docs/operators.md, "Verify a deploy"). No SDK or CDK at run time
+ * here: verify hands in what it read, and the probe's bundle is this file.
  */
 import { isIP } from 'node:net';
 import { connect } from 'node:tls';
@@ -63,10 +61,9 @@ export const oldTlsRefused = (url: string): Checks => ({
       };
       socket.once('secureConnect', () => done(['broken', `accepted ${socket.getProtocol()}`]));
       socket.once('timeout', () => done(['unmeasurable', 'no answer in 10 s']));
-      socket.once('error', (error: Error & { code?: string }) =>
-        done(
-          /protocol|version|alert|handshake/i.test(error.message) ? ['held', `refused (${error.code})`] : ['unmeasurable', error.message],
-        ),
+      const refused = /protocol|version|alert|handshake/i;
+      socket.once('error', (e: Error & { code?: string }) =>
+        done(refused.test(e.message) ? ['held', `refused (${e.code})`] : ['unmeasurable', e.message]),
       );
     });
   },
