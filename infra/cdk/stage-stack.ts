@@ -3,11 +3,12 @@
  * operation (lib/operations/), the REST API, alarms and, in production, canary deployments
  * through CodeDeploy.
  */
-import { type CfnElement, CfnOutput, RemovalPolicy, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
+import { type CfnElement, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { LambdaApplication, LambdaDeploymentConfig, LambdaDeploymentGroup } from 'aws-cdk-lib/aws-codedeploy';
 import { Alias, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { BackupPlan, BackupPlanRule, BackupResource, BackupVault } from 'aws-cdk-lib/aws-backup';
 import type { Construct } from 'constructs';
 import { ENV } from '#lib/config.ts';
 import { BUNDLED_ASSETS_DIR, REFERENCE_ASSETS } from '#lib/openapi/reference-page.ts';
@@ -20,6 +21,7 @@ import { DataTables } from './constructs/data-tables.ts';
 import { logGroupClass } from './constructs/log-groups.ts';
 import { CANARY_DEPLOYMENT, Monitoring } from './constructs/monitoring.ts';
 import { PetStoreApi } from './constructs/pet-store-api.ts';
+import { Probe } from './constructs/probe.ts';
 import { OUTPUT_IDS, type StageSettings, tableNameOutputId } from './stages.ts';
 import { pascal } from './pascal.ts';
 import { DOCS_FUNCTION, stageCapacity } from './capacity.ts';
@@ -114,10 +116,7 @@ export class PetStoreStack extends Stack {
     if (settings.production) {
       const aliases = {} as Record<FunctionId, Alias>;
       for (const { functionId: id } of operations) {
-        aliases[id] = new Alias(this, `${pascal(id)}Live`, {
-          aliasName: LIVE_ALIAS,
-          version: functions[id].currentVersion,
-        });
+        aliases[id] = new Alias(this, `${pascal(id)}Live`, { aliasName: LIVE_ALIAS, version: functions[id].currentVersion });
       }
       this.liveAliases = aliases;
       targets = aliases;
@@ -150,11 +149,26 @@ export class PetStoreStack extends Stack {
       ...(this.api.webAcl ? { webAcl: this.api.webAcl } : {}),
     });
     if (this.monitoring.topic) this.api.edgeBlocks?.alarm.addAlarmAction(new SnsAction(this.monitoring.topic));
+    const probe = new Probe(this, 'Probe', { stage: settings.stage, baseUrl: this.api.baseUrl, topic: this.monitoring.topic });
     this.dashboard = new StageDashboard(this, 'Dashboard', {
       monitoring: this.monitoring,
-      ...(this.api.edgeBlocks ? { alarms: [this.api.edgeBlocks.alarm] } : {}),
+      alarms: [probe.alarm, ...(this.api.edgeBlocks ? [this.api.edgeBlocks.alarm] : [])],
       accessLogGroupName: this.api.accessLogGroup.logGroupName,
     });
+
+    if (settings.production) {
+      // AWS Backup's daily rule (05:00 UTC, kept 35 days), copied to a second region or account when a vault is given (docs/operators.md, "Restore").
+      const vault = settings.backupCopyVaultArn && BackupVault.fromBackupVaultArn(this, 'BackupCopyVault', settings.backupCopyVaultArn);
+      const copyActions = vault ? [{ destinationBackupVault: vault, deleteAfter: Duration.days(35) }] : [];
+      const rule = new BackupPlanRule({ ...BackupPlanRule.daily().props, copyActions });
+      const plan = new BackupPlan(this, 'Backups', { backupPlanName: this.stackName, backupPlanRules: [rule] });
+      plan.backupVault.applyRemovalPolicy(RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE);
+      const tables = plan.addSelection('Tables', {
+        resources: this.tables.all.map(({ table }) => BackupResource.fromDynamoDbTable(table)),
+      });
+      const policy = 'Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSBackupServiceRolePolicyForBackup';
+      Validations.of(tables).acknowledge({ id: `AwsSolutions-IAM4[${policy}]`, reason: 'AWS Backup needs it to back up the tables.' });
+    }
 
     if (this.liveAliases) {
       const application = new LambdaApplication(this, 'Deployments', { applicationName: this.stackName });
@@ -195,40 +209,27 @@ export class PetStoreStack extends Stack {
       this.deploymentGroups = groups;
     }
 
-    new CfnOutput(this, OUTPUT_IDS.baseUrl, {
-      value: this.api.baseUrl,
-      description: 'Base address of the API (ends in /v1)',
-    });
-    new CfnOutput(this, OUTPUT_IDS.executeApiBaseUrl, {
-      value: this.api.executeApiBaseUrl,
-      description: 'execute-api address of the stage (ends in /v1)',
-    });
-    for (const { definition, table } of this.tables.all) {
-      new CfnOutput(this, tableNameOutputId(definition.logicalName), {
-        value: table.tableName,
-        description: `Physical name of the ${definition.logicalName} table`,
-      });
-    }
-    new CfnOutput(this, OUTPUT_IDS.dashboardName, {
-      value: this.dashboard.dashboardName,
-      description: 'CloudWatch dashboard of the stage',
-    });
-    new CfnOutput(this, OUTPUT_IDS.dashboardUrl, {
-      value: this.dashboard.url,
-      description: 'The dashboard in the CloudWatch console',
-    });
-    new CfnOutput(this, OUTPUT_IDS.alarmTopicArn, {
-      value: this.monitoring.topic.topicArn,
-      description: 'SNS topic the alarms notify',
-    });
+    // What the operator commands read (describe-stacks), by output id, with its description.
+    const outputs: Record<string, [string, string]> = {
+      [OUTPUT_IDS.baseUrl]: [this.api.baseUrl, 'Base address of the API (ends in /v1)'],
+      [OUTPUT_IDS.executeApiBaseUrl]: [this.api.executeApiBaseUrl, 'execute-api address of the stage (ends in /v1)'],
+      [OUTPUT_IDS.restApiId]: [this.api.api.restApiId, 'Id of the REST API'],
+      ...Object.fromEntries(
+        this.tables.all.map(({ definition: { logicalName }, table }) => [
+          tableNameOutputId(logicalName),
+          [table.tableName, `Physical name of the ${logicalName} table`],
+        ]),
+      ),
+      [OUTPUT_IDS.dashboardName]: [this.dashboard.dashboardName, 'CloudWatch dashboard of the stage'],
+      [OUTPUT_IDS.dashboardUrl]: [this.dashboard.url, 'The dashboard in the CloudWatch console'],
+      ...(this.monitoring.topic ? { [OUTPUT_IDS.alarmTopicArn]: [this.monitoring.topic.topicArn, 'SNS topic the alarms notify'] } : {}),
+    };
+    for (const [id, [value, description]] of Object.entries(outputs)) new CfnOutput(this, id, { value, description });
   }
 }
 
 function retentionDays(days: number): RetentionDays {
-  const valid = Object.values(RetentionDays).filter((v): v is RetentionDays => typeof v === 'number');
-  const match = valid.find((v) => v === days);
-  if (match === undefined) {
-    throw new Error(`logRetentionDays ${days} is not a CloudWatch Logs retention (one of ${valid.join(', ')}).`);
-  }
-  return match;
+  const valid = Object.values(RetentionDays).filter((v) => typeof v === 'number');
+  if (valid.includes(days)) return days;
+  throw new Error(`logRetentionDays ${days} is not a CloudWatch Logs retention (one of ${valid.join(', ')}).`);
 }

@@ -25,6 +25,7 @@ export const OUTPUT_IDS = {
   baseUrl: 'BaseUrl',
   /** The stage's execute-api address (`…/<stage>/v1`), useful when BaseUrl is a custom domain. */
   executeApiBaseUrl: 'ExecuteApiBaseUrl',
+  restApiId: 'RestApiId',
   petsTableName: 'PetsTableName',
   apiKeysTableName: 'ApiKeysTableName',
   alarmTopicArn: 'AlarmTopicArn',
@@ -198,6 +199,14 @@ const SETTINGS = z.strictObject({
   allowedOrigins: origins.describe(
     'browser origins allowed to call the pet operations (CORS), a list in cdk.json or `-c staging.allowedOrigins=https://app.example.com,http://localhost:5173`; each `scheme://host[:port]`, at most 99 ([cors.md](cors.md)); none: browser pages on other origins cannot use a key',
   ),
+  disableExecuteApiEndpoint: flag.describe(
+    'with a custom domain: the execute-api address answers 403, so the API is reached by the domain only ([Accounts and addresses](#accounts-and-addresses))',
+  ),
+  backupCopyVaultArn: optionalText(
+    z.string().check(z.regex(/^arn:aws[\w-]*:backup:[\w-]+:\d{12}:backup-vault:[\w.-]+$/, { error: 'is not an AWS Backup vault ARN' })),
+  ).describe(
+    "production: an AWS Backup vault in a second region (or account) the tables' daily backups are copied to ([Restore](#restore))",
+  ),
   account: optionalText(z.string().check(z.regex(/^\d{12}$/, { error: 'must be a 12-digit AWS account id' }))).describe(
     '12-digit AWS account id the stage may only be deployed to (with `region`): a deploy with credentials for another account fails before changing anything',
   ),
@@ -274,6 +283,11 @@ function settingsOf(stage: StageName, values: StageContext): StageSettings {
     throw new Error(
       `stage "${stage}" setting "logLevel" is "${values.logLevel}": the canary's alarms count each version's answers ` +
         "from the functions' request line, which is written at info. Set logLevel to info (cdk.json) or debug.",
+    );
+  }
+  if (values.disableExecuteApiEndpoint && !values.domainName) {
+    throw new Error(
+      `stage "${stage}" setting "disableExecuteApiEndpoint" needs a custom domain (domainName): the API would have no address.`,
     );
   }
   const { domainName, certificateArn, hostedZoneId, hostedZoneName, account, region, alarmEmail, ...rest } = values;

@@ -27,7 +27,13 @@ cdk deploy PetStore-<stage> with the options, e.g. -c production.alarmEmail=ops@
 or --require-approval never. A stage the account cannot hold (its quota, less what other
 functions reserve, below what the stages admit at once, or reservations Lambda would refuse),
 or an account whose numbers cannot be read, stops here (exit 1), before CloudFormation;
-${SKIP_CHECK_FLAG} deploys without the check. docs/operators.md says how to raise the quota.`;
+${SKIP_CHECK_FLAG} deploys without the check. docs/operators.md says how to raise the quota.
+Give each stage its own account (pin it: <stage>.account, <stage>.region); then npm run verify.`;
+
+/** Said before deploying a stage that is not pinned: what sharing an account costs. */
+const unpinned = (stage: string) =>
+  `${stage} is not pinned to an account (${stage}.account, ${stage}.region): stages in one account share its Lambda concurrency, ` +
+  'quotas and blast radius; AWS recommends an account per stage (docs/operators.md, "Accounts and addresses").\n';
 
 /** `-c key=value`, `--context key=value` and `--context=key=value` among cdk's options. */
 export function contextOf(args: readonly string[]): Record<string, string> {
@@ -120,9 +126,13 @@ export async function main(argv: readonly string[]): Promise<number> {
   const settings = stages.find((s) => s.stage === stage) as StageSettings;
   const profile = profileOf(args);
   if (profile) process.env.AWS_PROFILE = profile;
+  const deploy = () => {
+    if (!settings.env) process.stderr.write(unpinned(stage));
+    return cdkDeploy(stage, args);
+  };
   if (skip) {
     process.stderr.write(`Not checking the account's Lambda concurrency (${SKIP_CHECK_FLAG}).\n`);
-    return cdkDeploy(stage, args);
+    return deploy();
   }
 
   let account: AccountConcurrency;
@@ -140,7 +150,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`${message}\n`);
     return 1;
   }
-  return cdkDeploy(stage, args);
+  return deploy();
 }
 
 if (import.meta.main) {

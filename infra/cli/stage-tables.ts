@@ -88,7 +88,7 @@ async function runningServer(dataDir: string) {
   }
 }
 
-async function stackOutput(stackName: string, outputKey: string): Promise<string> {
+export async function stackOutput(stackName: string, outputKey: string): Promise<string> {
   const { CloudFormationClient, DescribeStacksCommand } = await import('@aws-sdk/client-cloudformation');
   const client = new CloudFormationClient({});
   try {

@@ -6,7 +6,8 @@
  * `cold_start`; camelCase here, like every field), the public id of the API key that authenticated
  * it (`keyId`, as `npm run keys -- list` shows it), so that abuse can be traced to a key, never the
  * key or its hash; and the version that answered (`functionVersion`), which the canary's alarms
- * count by (infra/cdk/constructs/monitoring.ts).
+ * count by (infra/cdk/constructs/monitoring.ts); and the X-Ray trace id (`traceId`), which API
+ * Gateway's access line carries too, so one id finds a request from the gateway to the function.
  *
  * Each function serves one operation and writes to its own log group, which names the function;
  * so the line leaves out what that group says for every line of it (the function's name, the
@@ -46,6 +47,9 @@ export function requestLine(operationId: string): MiddlewareObj<APIGatewayProxyE
       status: response.statusCode,
     };
     if (keyId !== undefined) fields.keyId = keyId;
+    // Lambda sets the variable for each invocation; the gateway's header stands in where it does not (local mode).
+    const traceId = /Root=([^;]+)/.exec(process.env._X_AMZN_TRACE_ID ?? request.event.headers?.['X-Amzn-Trace-Id'] ?? '')?.[1];
+    if (traceId !== undefined) fields.traceId = traceId;
     if (start !== undefined) {
       fields.coldStart = start.coldStart;
       fields.durationMs = Math.round(Number(process.hrtime.bigint() - start.at) / 1e6);

@@ -163,10 +163,13 @@ describe.each(STAGE_NAMES)('%s alarms', (stage) => {
   });
 
   it('has the expected number of alarms', () => {
-    // The canary's five per function in production only; each route function's at-throttle.
+    // The canary's five per function in production only; each route function's at-throttle; the probe's.
     const canary = stage === 'production' ? 5 * functionIds.length : 0;
     // And the automatic blocks' (test/cdk/edge-blocks.test.ts).
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 3 + 2 * (functionIds.length + 1) + functionIds.length + allTables.length + canary);
+    template.resourceCountIs(
+      'AWS::CloudWatch::Alarm',
+      3 + 2 * (functionIds.length + 1) + functionIds.length + allTables.length + canary + 1,
+    );
   });
 });
 

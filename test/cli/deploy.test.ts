@@ -173,6 +173,7 @@ describe('the deploy scripts against an account', () => {
     const { code, stderr } = await deploy(SKIP_CHECK_FLAG);
     expect(calls).toEqual([]);
     expect(stderr).toContain(`Not checking the account's Lambda concurrency (${SKIP_CHECK_FLAG})`);
+    expect(stderr).toContain('production is not pinned to an account (production.account, production.region)');
     // cdk ran the (failing) app: the flag reached no one else.
     expect(stderr).toMatch(/exited with error 7/);
     expect(code).not.toBe(0);

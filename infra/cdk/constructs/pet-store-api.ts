@@ -93,6 +93,8 @@ export const ACCESS_LOG_FIELDS: Readonly<Record<string, string>> = {
   integrationStatus: '$context.integration.status',
   integrationLatencyMs: '$context.integration.latency',
   errorResponseType: '$context.error.responseType',
+  // The X-Ray trace id, also on the function's request line (lib/http/request-line.ts): one id, gateway to function.
+  xrayTraceId: '$context.xrayTraceId',
 };
 
 /**
@@ -141,6 +143,8 @@ export class PetStoreApi extends Construct {
       restApiName: stackName,
       description: `Pet Store API (${settings.stage})`,
       endpointConfiguration: { types: [EndpointType.REGIONAL], ipAddressType: IpAddressType.IPV4 },
+      // Only with a custom domain (stages.ts): the execute-api address then answers 403.
+      disableExecuteApiEndpoint: settings.disableExecuteApiEndpoint,
       // Content encoding: gzip or deflate when the client accepts it and the body is this large.
       minCompressionSize: Size.bytes(settings.minimumCompressionSizeBytes),
       // The account-level logging role is PetStore-account's (infra/cdk/account-stack.ts), not a
