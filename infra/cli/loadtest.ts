@@ -36,7 +36,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const script = artilleryScript(options, runId);
   const load = script.config.petstore.phases.map((p) => `${p.name} ${p.seconds} s at ${p.rate} req/s`);
   await writeRunFolder(dir, script);
-  if (options.workers > 1) {
+  if (options.workers !== undefined) {
     say(`Wrote ${dir}: run ${runId} for ${options.workers} workers, each offering 1/${options.workers} of ${load.join(', ')}.`);
     say(`Run it with docs/performance.md "Past one machine", then: npm run loadtest:report -- ${path.join(dir, 'fleet.json')}`);
     return EXIT.met;

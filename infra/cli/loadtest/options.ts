@@ -42,6 +42,7 @@ and an HTML report in .loadtest/<runId>/. docs/performance.md "Load testing" wal
   --think S            pause between a flow's requests (default ${DEFAULTS.thinkSeconds})
   --max-vusers N       virtual users one generator holds at once; arrivals past it are not sent
   --workers N          write the run for a fleet of N generators, each offering 1/N, and exit
+                       (the key is each worker's $PETSTORE_API_KEY)
   --timeout S          seconds before a request times out (default ${DEFAULTS.timeoutSeconds})
   --out DIR            where the run's folder goes (default ${DEFAULTS.outDir})
   --slo-p99-ms MS      SLO: p99 of the measured requests at most MS (default ${DEFAULTS.sloP99Ms})
@@ -80,8 +81,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
   if (values['base-url'] === undefined) throw new UsageError('--base-url is required.');
   const baseUrl = parseBaseUrl(values['base-url'], values['allow-insecure'] ?? false);
   const apiKey = values['api-key'] ?? env.PETSTORE_API_KEY ?? '';
-  const workers = positiveNumber(values.workers, '--workers', 1, { integer: true, max: 1_000 });
-  if (apiKey.trim() === '' && workers === 1) throw new UsageError('--api-key (or $PETSTORE_API_KEY) is required.');
+  const workers = values.workers === undefined ? undefined : positiveNumber(values.workers, '--workers', 1, { integer: true, max: 1_000 });
+  if (apiKey.trim() === '' && workers === undefined) throw new UsageError('--api-key (or $PETSTORE_API_KEY) is required.');
   // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
   if (/[\s\u0000-\u001f\u007f]/.test(apiKey)) throw new UsageError('--api-key must not contain white space or control characters.');
   const stage = values.stage;

@@ -27,7 +27,7 @@ let ends: [number, boolean][] | undefined;
 
 function when(vars: Record<string, unknown>) {
   started ??= performance.now();
-  ends ??= (JSON.parse(String(vars.ltPhases)) as [number, boolean][]).map(([s, w], i, all) => [
+  ends ??= (JSON.parse(String(vars.ltPhases)) as [number, boolean][]).map(([, w], i, all) => [
     all.slice(0, i + 1).reduce((sum, [x]) => sum + x, 0),
     w,
   ]);

@@ -61,7 +61,10 @@ function measure(results: ArtilleryResults, plan: Plan, model?: StageModel) {
     startedAt += p.seconds;
     return { ...p, startedAt: at, planned: p.arrivals * plan.workers, ...summary(`p${i}`) };
   });
-  const last = Math.max(startedAt, ...Object.keys(counters).map((n) => Number(/^lt\|s(\d+)\|/.exec(n)?.[1] ?? 0) + 1));
+  const last = Math.max(
+    startedAt,
+    ...[...Object.keys(counters), ...Object.keys(summaries)].map((n) => Number(/^lt\|s(\d+)\|/.exec(n)?.[1] ?? -1) + 1),
+  );
   const seconds = Array.from({ length: last }, (_, t) => {
     const phase = phases.find((p) => t >= p.startedAt && t < p.startedAt + p.seconds);
     const planned = phase ? phase.planned / phase.seconds : 0;

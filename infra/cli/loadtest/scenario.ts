@@ -43,8 +43,8 @@ export interface LoadTestOptions {
   readonly thinkSeconds: number;
   /** Virtual users one generator may hold at once; past it, arrivals are skipped (and counted as not sent). */
   readonly maxVusers: number | undefined;
-  /** Generators sharing the plan: each offers its share. */
-  readonly workers: number;
+  /** A fleet's generators, each offering its share (the run is written, not run); undefined: this machine. */
+  readonly workers: number | undefined;
   readonly timeoutSeconds: number;
   readonly slo: { readonly p99Ms: number; readonly errorRate: number; readonly expected4xx: readonly number[] };
   readonly outDir: string;
@@ -84,7 +84,8 @@ export function requestsPerArrival(mix: Mix): number {
 /** What the report needs of the plan, kept in the script (Artillery ignores it) for `loadtest:report`. */
 export type Plan = ReturnType<typeof plan>;
 export function plan(o: LoadTestOptions, runId: string) {
-  const { baseUrl, mix, workers, slo, thinkSeconds, ramp, stage } = o;
+  const { baseUrl, mix, slo, thinkSeconds, ramp, stage } = o;
+  const workers = o.workers ?? 1;
   // Each worker's arrivals in a phase, a whole number spread evenly over it (Artillery's arrivalCount).
   const all = phases(o).map((p) => ({ ...p, arrivals: Math.round(((p.rate / requestsPerArrival(mix)) * p.seconds) / workers) }));
   return { runId, target: baseUrl.href, mix, workers, slo, thinkSeconds, ramp: ramp !== undefined, stage: stage ?? null, phases: all };
