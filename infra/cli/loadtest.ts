@@ -92,7 +92,7 @@ export async function preflight(options: Pick<LoadTestOptions, 'baseUrl' | 'apiK
 }
 
 if (import.meta.main) {
-  main(process.argv.slice(2)).then(
+  (process.argv[2] === '--install-engine' ? ensureEngine(say).then(() => EXIT.met) : main(process.argv.slice(2))).then(
     (code) => {
       process.exitCode = code;
     },

@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '#lib/auth/api-keys.ts';
 import type { ResultJson } from '../../infra/cli/loadtest/report.ts';
+import { startLocalStack } from '../../infra/local/local-stack.ts';
 import { type artilleryScript, requestsPerArrival } from '../../infra/cli/loadtest/scenario.ts';
 
 const script = (name: string) => fileURLToPath(new URL(name, import.meta.url));
@@ -127,5 +128,17 @@ describe('npm run loadtest:report: a fleet’s recorded results', () => {
     expect(html).toContain('<svg');
     // Self-contained: nothing it would fetch.
     expect(html).not.toMatch(/<script|<link|\ssrc=|\shref=/);
+  });
+});
+
+describe('the local API a load test is pointed at', () => {
+  it('refuses a second server on the data folder of a running one, saying which', async () => {
+    const dataDir = mkdtempSync(path.join(OUT, 'data-'));
+    const first = await startLocalStack({ port: 0, dataDir });
+    try {
+      await expect(startLocalStack({ port: 0, dataDir })).rejects.toThrow(`${dataDir} is in use by the local API at ${first.url}`);
+    } finally {
+      await first.close();
+    }
   });
 });

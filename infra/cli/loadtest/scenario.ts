@@ -51,7 +51,6 @@ export interface LoadTestOptions {
   readonly stage: StageName | undefined;
   readonly cloudAssembly: string | undefined;
 }
-export type Slo = LoadTestOptions['slo'];
 
 /** Every pet a run creates is named `loadtest-<runId>-<n>`; a run id is 8 random hex digits. */
 export const PET_NAME_PREFIX = 'loadtest-';
@@ -73,7 +72,6 @@ export function phases(o: Pick<LoadTestOptions, 'warmupSeconds' | 'durationSecon
   const rate = (i: number) => Math.round(start + ((end - start) * i) / Math.max(1, steps - 1));
   return [...warm, ...Array.from({ length: steps }, (_, i) => ({ name: `step ${i + 1}`, seconds, rate: rate(i), warmup: false }))];
 }
-export type Phase = ReturnType<typeof phases>[number];
 
 /** Requests per arrival: the flows' lengths weighted by the mix. */
 export function requestsPerArrival(mix: Mix): number {
