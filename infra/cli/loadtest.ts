@@ -31,6 +31,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(HELP);
     return EXIT.met;
   }
+  if (options === 'install') return ensureEngine(say).then(() => EXIT.met);
   const runId = newRunId();
   const dir = path.join(options.outDir, runId);
   const script = artilleryScript(options, runId);
@@ -92,7 +93,7 @@ export async function preflight(options: Pick<LoadTestOptions, 'baseUrl' | 'apiK
 }
 
 if (import.meta.main) {
-  (process.argv[2] === '--install-engine' ? ensureEngine(say).then(() => EXIT.met) : main(process.argv.slice(2))).then(
+  main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;
     },

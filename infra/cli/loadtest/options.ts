@@ -43,6 +43,7 @@ and an HTML report in .loadtest/<runId>/. docs/performance.md "Load testing" wal
   --max-vusers N       virtual users one generator holds at once; arrivals past it are not sent
   --workers N          write the run for a fleet of N generators, each offering 1/N, and exit
                        (the key is each worker's $PETSTORE_API_KEY)
+  --install-engine     install the engine (npm run loadtest:engine) and exit
   --timeout S          seconds before a request times out (default ${DEFAULTS.timeoutSeconds})
   --out DIR            where the run's folder goes (default ${DEFAULTS.outDir})
   --slo-p99-ms MS      SLO: p99 of the measured requests at most MS (default ${DEFAULTS.sloP99Ms})
@@ -66,6 +67,7 @@ function readArgs(argv: readonly string[]) {
         ...text(['base-url', 'api-key', 'duration', 'warmup', 'rate', 'ramp', 'steps', 'mix', 'timeout', 'think', 'max-vusers', 'workers']),
         ...text(['slo-p99-ms', 'slo-error-rate', 'expect-4xx', 'out', 'stage', 'cloud-assembly']),
         'allow-insecure': { type: 'boolean' },
+        'install-engine': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -74,9 +76,10 @@ function readArgs(argv: readonly string[]) {
   }
 }
 
-export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): LoadTestOptions | 'help' {
-  const values = readArgs(argv) as Record<string, string | undefined> & { 'allow-insecure'?: boolean; help?: boolean };
+export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): LoadTestOptions | 'help' | 'install' {
+  const values = readArgs(argv) as Record<string, string | undefined> & Record<'allow-insecure' | 'install-engine' | 'help', boolean>;
   if (values.help) return 'help';
+  if (values['install-engine']) return 'install';
 
   if (values['base-url'] === undefined) throw new UsageError('--base-url is required.');
   const baseUrl = parseBaseUrl(values['base-url'], values['allow-insecure'] ?? false);

@@ -77,6 +77,8 @@ function measure(results: ArtilleryResults, plan: Plan, model?: StageModel) {
     ...plan,
     startedAt: new Date(results.aggregate.firstMetricAt ?? 0).toISOString(),
     offered: { planned, arrivals, skipped: counters['vusers.skipped'] ?? 0 },
+    // Requests without an answer, by Artillery's error code (ETIMEDOUT, ECONNRESET…).
+    errors: Object.fromEntries(Object.entries(counters).flatMap(([name, n]) => (name.startsWith('errors.') ? [[name.slice(7), n]] : []))),
     createdPets: phases.reduce((sum, p) => sum + (p.operations.createPet?.outcomes.ok ?? 0), 0),
     phases,
     seconds,
@@ -172,6 +174,12 @@ export function formatReport(json: ResultJson): string {
     columns([['outcome', 'measured', 'first seen', 'answered by'], ...layerRows], true),
     `limit met first: ${limitFirst ? `${limitFirst} at ${first(limitFirst)}` : 'none'}`,
   ];
+  if (Object.keys(json.errors).length)
+    out.push(
+      `no answer, by error: ${Object.entries(json.errors)
+        .map(([code, n]) => `${code} ${n}`)
+        .join(', ')}`,
+    );
   if (json.ramp) out.push("throttle-429 expected: a ramp is meant to reach the methods' buckets");
   if (warmup)
     out.push(
