@@ -7,13 +7,17 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { generateApiKey } from '#lib/auth/api-keys.ts';
-import type { ResultJson } from '../../infra/cli/loadtest/report.ts';
+import { runArtillery, writeRunFolder } from '../../infra/cli/loadtest/engine.ts';
+import { parseOptions } from '../../infra/cli/loadtest/options.ts';
+import type { ArtilleryResults, ResultJson } from '../../infra/cli/loadtest/report.ts';
+import { artilleryScript } from '../../infra/cli/loadtest/scenario.ts';
 import { type LocalStack, startLocalStack } from '../../infra/local/local-stack.ts';
 
 const script = (name: string) => fileURLToPath(new URL(name, import.meta.url));
@@ -134,6 +138,31 @@ describe('npm run loadtest on Artillery', () => {
       expect(run.code, run.stdout + run.stderr).toBe(1);
       expect(run.stdout).toMatch(/^error rate \(5xx \+ network errors\)\s+≤ 0\.10%\s+100\.00% \(\d+ of \d+\)\s+MISSED$/m);
     } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('sends the key only to a server whose certificate verifies: against a self-signed one, no request reaches HTTP', async () => {
+    const fixture = (name: string) => readFileSync(script(`../fixtures/${name}`));
+    let seen = 0;
+    const server = createTlsServer({ key: fixture('self-signed.key'), cert: fixture('self-signed.crt') }, (_req, res) => {
+      seen++;
+      res.end('[]');
+    });
+    server.on('tlsClientError', () => undefined);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+      const options = parseOptions(['--base-url', url, '--api-key', apiKey, '--rate', '5', '--duration', '2', '--mix', 'browse:1']);
+      if (typeof options === 'string') throw new Error(`unexpected ${options}`);
+      const dir = path.join(OUT, 'tls');
+      await writeRunFolder(dir, artilleryScript(options, 'abcdef01'));
+      const results = JSON.parse(readFileSync(await runArtillery(dir, apiKey), 'utf8')) as ArtilleryResults;
+      expect(Object.keys(results.aggregate.counters).filter((n) => n.startsWith('errors.')).length).toBeGreaterThan(0);
+      expect(results.aggregate.counters['lt|m|*|network']).toBeGreaterThan(0);
+      expect(seen).toBe(0);
+    } finally {
+      server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });

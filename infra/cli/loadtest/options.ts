@@ -108,7 +108,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     workers,
     timeoutSeconds: positiveNumber(values.timeout, '--timeout', DEFAULTS.timeoutSeconds, { max: 600, seconds: true }),
     slo: {
-      p99Ms: nonNegativeNumber(values['slo-p99-ms'], '--slo-p99-ms', DEFAULTS.sloP99Ms),
+      p99Ms: positiveNumber(values['slo-p99-ms'], '--slo-p99-ms', DEFAULTS.sloP99Ms),
       errorRate: parseRate(values['slo-error-rate']),
       expected4xx: parseStatuses(values['expect-4xx']),
     },
@@ -214,12 +214,5 @@ function positiveNumber(
   if (text.trim() === '' || !Number.isFinite(value) || value <= 0 || value > max || (integer && !Number.isInteger(value))) {
     throw new UsageError(`${flag} "${text}" must be a positive ${integer ? 'integer' : 'number'} of at most ${max}.`);
   }
-  return value;
-}
-
-function nonNegativeNumber(text: string | undefined, flag: string, fallback: number): number {
-  if (text === undefined) return fallback;
-  const value = Number(text);
-  if (text.trim() === '' || !Number.isFinite(value) || value < 0) throw new UsageError(`${flag} "${text}" must be a number ≥ 0.`);
   return value;
 }

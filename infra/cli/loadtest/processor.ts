@@ -1,25 +1,15 @@
 /**
- * The scenario's Artillery processor (bundled beside the script as processor.cjs): every request
- * is put down to its layer (layers.ts) when its answer or its error comes, and counted under the
- * second and the phase it was sent in, so a request in flight when a phase ends still counts once.
- * Metrics are `lt|<scope>|<operation>|<outcome>` with scope `s<second>`, `p<phase>` or `m` (measured:
- * not the warm-up) and `*` for all: a histogram of milliseconds per answer, a counter per request
- * with no answer; `lt|s<second>|arrivals` counts the virtual users started. Artillery merges them
- * over its local workers and a fleet's.
+ * The scenario's Artillery processor (bundled beside the script as processor.cjs): each request put
+ * down to its layer (layers.ts) when its answer or error comes, under the second and phase it was
+ * sent in. Metrics `lt|<s<second> | p<phase> | m (measured)>|<operation | *>|<outcome | *>`, a
+ * histogram of ms per answer, a counter per request without one; `lt|s<second>|arrivals`.
  */
 import { randomInt } from 'node:crypto';
 import { classify, type Outcome } from './layers.ts';
 
-interface Emitter {
-  emit(type: 'counter' | 'histogram', name: string, value: number): void;
-}
-interface Context {
-  vars: Record<string, unknown>;
-}
-interface Sent {
-  name: string;
-  lt?: { second: number; phase: number; at: number };
-}
+type Emitter = { emit(type: 'counter' | 'histogram', name: string, value: number): void };
+type Context = { vars: Record<string, unknown> };
+type Sent = { name: string; lt?: { second: number; phase: number; at: number } };
 type Next = (error?: Error) => void;
 
 let started: number | undefined;

@@ -107,7 +107,14 @@ export function artilleryScript(o: LoadTestOptions, runId: string) {
     const needs = /\{\{ (id|next) \}\}/.exec(url)?.[1];
     const contentType = op === 'createPet' ? { 'Content-Type': 'application/json' } : {};
     return {
-      [method.toLowerCase()]: { url, name: op, followRedirect: false, headers: { ...headers, ...contentType }, ...body, ...(needs ? { ifTrue: needs } : {}) },
+      [method.toLowerCase()]: {
+        url,
+        name: op,
+        followRedirect: false,
+        headers: { ...headers, ...contentType },
+        ...body,
+        ...(needs ? { ifTrue: needs } : {}),
+      },
     };
   };
   const info = plan(o, runId);
