@@ -75,6 +75,6 @@ export function answered(
 }
 
 export function failed(error: Error & { code?: string }, sent: Sent, _context: Context, ee: Emitter, next: Next): void {
-  record(ee, sent, error.code === 'ETIMEDOUT' || error.name === 'TimeoutError' ? 'timeout' : 'network');
+  record(ee, sent, /TIMEDOUT|TIMEOUT/.test(error.code ?? '') || error.name === 'TimeoutError' ? 'timeout' : 'network');
   next();
 }
