@@ -53,7 +53,7 @@ export function chartSvg(json: ResultJson): string {
       ['sent', '#1565c0', (s) => (perSecondPlanned(s) ? s.requests : undefined)],
       [
         'admitted',
-        '#2e7d32',
+        '#ef6c00',
         (s) => (perSecondPlanned(s) ? s.requests - REFUSED.reduce((a, o) => a + (s.outcomes[o]?.requests ?? 0), 0) : undefined),
       ],
     ] as const satisfies readonly (readonly [string, string, (s: (typeof seconds)[number]) => number | undefined])[]
@@ -106,7 +106,7 @@ export function chartSvg(json: ResultJson): string {
     ...outcomes.map((o): [string, string] => [o, OUTCOMES[o][1]]),
     ['planned (dashed)', '#000'],
     ['sent', '#1565c0'],
-    ['admitted', '#2e7d32'],
+    ['admitted', '#ef6c00'],
     ['p50', '#90caf9'],
     ['p95', '#1e88e5'],
     ['p99', '#0d47a1'],
