@@ -1,6 +1,7 @@
 /**
- * `npm run test:artillery`: the load test's scenario run by Artillery, which only this suite installs
- * (test/artillery, about 460 MB): kept out of `npm test`.
+ * `npm run test:artillery`: the load test on its engine, Artillery, which only this suite and the
+ * command install (.loadtest/engine, about 460 MB), against local mode serving `cdk synth`'s
+ * bundles (test/support/bundle-setup.ts): kept out of `npm test`.
  */
 import { defineConfig } from 'vitest/config';
 import base from './vitest.config.ts';
@@ -10,5 +11,6 @@ export default defineConfig({
     ...base.test,
     include: ['test/distributed/**/*.test.ts'],
     exclude: ['**/node_modules/**'],
+    globalSetup: ['test/support/bundle-setup.ts'],
   },
 });

@@ -1,18 +1,22 @@
 /**
- * `npm run loadtest -- --base-url URL [--ramp 10:100] [--warmup 5] [--stage staging] …`: a request mix,
- * each answer put down to its layer, a JSON result and a chart, an SLO (`--help`; docs/performance.md).
+ * `npm run loadtest -- --base-url URL [--ramp 10:100] [--warmup 5] [--stage staging] [--workers N] …`:
+ * the scenario written into its run's folder and run by Artillery on this machine (or, with
+ * --workers, left for a fleet), then reported: each answer put down to its layer, the checks, a
+ * JSON result and an HTML report (`--help`; docs/performance.md "Load testing").
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { chartSvg } from './loadtest/chart.ts';
+import { reportHtml } from './loadtest/chart.ts';
+import { ensureEngine, runArtillery, writeRunFolder } from './loadtest/engine.ts';
+import { classify } from './loadtest/layers.ts';
 import { stageModel } from './loadtest/model.ts';
 import { HELP, parseOptions } from './loadtest/options.ts';
-import { evaluate, formatReport, resultJson } from './loadtest/report.ts';
-import { preflight, runLoad } from './loadtest/run.ts';
-import { artilleryScript, newRunId, phases } from './loadtest/scenario.ts';
+import { type ArtilleryResults, formatReport, resultJson } from './loadtest/report.ts';
+import { artilleryScript, type LoadTestOptions, newRunId, type Plan } from './loadtest/scenario.ts';
 import { UsageError } from './usage-error.ts';
 
 export const EXIT = { met: 0, missed: 1, usage: 2, unusable: 3 } as const;
+const say = (line: string) => process.stdout.write(`${line}\n`);
 
 export async function main(argv: readonly string[]): Promise<number> {
   let options: ReturnType<typeof parseOptions>;
@@ -27,31 +31,65 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(HELP);
     return EXIT.met;
   }
-
+  if (options === 'install') return ensureEngine(say).then(() => EXIT.met);
   const runId = newRunId();
-  const load = phases(options).map((p) => `${p.name} ${p.seconds} s${p.rate === undefined ? '' : ` at ${p.rate} req/s`}`);
-  if (options.artillery !== undefined) {
-    writeFileSync(options.artillery, `${JSON.stringify(artilleryScript(options, runId), null, 2)}\n`);
-    process.stdout.write(`Wrote ${options.artillery}: run ${runId}, ${load.join(', ')}; the key comes from $PETSTORE_API_KEY.\n`);
+  const dir = path.join(options.outDir, runId);
+  const script = artilleryScript(options, runId);
+  const load = script.config.petstore.phases.map((p) => `${p.name} ${p.seconds} s at ${p.rate} req/s`);
+  await writeRunFolder(dir, script);
+  if (options.workers !== undefined) {
+    say(`Wrote ${dir}: run ${runId} for ${options.workers} workers, each offering 1/${options.workers} of ${load.join(', ')}.`);
+    say(`Run it with docs/performance.md "Past one machine", then: npm run loadtest:report -- ${path.join(dir, 'fleet.json')}`);
     return EXIT.met;
   }
-  process.stdout.write(`Pet Store load test ${runId}: ${options.baseUrl.href}, ${options.connections} connections; ${load.join(', ')}\n`);
+  say(`Pet Store load test ${runId}: ${options.baseUrl.href}; ${load.join(', ')}`);
   const check = await preflight(options);
-  if (!check.ok) {
-    process.stderr.write(`loadtest: ${check.message}\n`);
+  if (check) {
+    process.stderr.write(`loadtest: ${check}\n`);
     return EXIT.unusable;
   }
-  const model = options.stage === undefined ? undefined : await stageModel(options.stage);
-  const result = await runLoad(options, runId, { knownIds: check.ids, progress: (line) => process.stderr.write(`${line}\n`) });
-  const json = resultJson(result, options, evaluate(result.measured, options.slo), model);
-  mkdirSync(options.outDir, { recursive: true });
-  const file = path.join(options.outDir, runId);
-  writeFileSync(`${file}.json`, `${JSON.stringify(json, null, 1)}\n`);
-  writeFileSync(`${file}.svg`, chartSvg(json));
-  process.stdout.write(`\n${formatReport(json, result.measuredSeconds, model)}result: ${file}.json, chart: ${file}.svg\n`);
-  if (options.ramp) return EXIT.met;
-  process.stdout.write(json.verdict.met ? 'RESULT: SLO met\n' : 'RESULT: SLO MISSED\n');
+  await ensureEngine(say);
+  return reportRun(await runArtillery(dir, options.apiKey), options.cloudAssembly);
+}
+
+/** Reports a results file of Artillery's (the plan is the script beside it): writes result.json and report.html beside it. */
+export async function reportRun(file: string, cloudAssembly?: string): Promise<number> {
+  const dir = path.dirname(file);
+  const plan = (JSON.parse(readFileSync(path.join(dir, 'script.json'), 'utf8')) as { config: { petstore: Plan } }).config.petstore;
+  const model = plan.stage === null ? undefined : await stageModel(plan.stage, cloudAssembly);
+  const json = resultJson(JSON.parse(readFileSync(file, 'utf8')) as ArtilleryResults, plan, model);
+  writeFileSync(path.join(dir, 'result.json'), `${JSON.stringify(json, null, 1)}\n`);
+  writeFileSync(path.join(dir, 'report.html'), reportHtml(json));
+  say(`\n${formatReport(json)}result: ${path.join(dir, 'result.json')}, report: ${path.join(dir, 'report.html')}`);
+  say(json.verdict.met ? 'RESULT: checks met' : 'RESULT: checks MISSED');
   return json.verdict.met ? EXIT.met : EXIT.missed;
+}
+
+/** One `GET /pets?limit=20`: the API is reachable, answers like the Pet Store API and takes the key. Undefined: usable. */
+export async function preflight(options: Pick<LoadTestOptions, 'baseUrl' | 'apiKey' | 'timeoutSeconds'>): Promise<string | undefined> {
+  const url = `${options.baseUrl.href.replace(/\/+$/, '')}/pets?limit=20`;
+  let response: Response;
+  try {
+    // Only the URL given: a redirect is reported, never followed.
+    const headers = { Authorization: `Bearer ${options.apiKey}`, Accept: 'application/json' };
+    response = await fetch(url, { headers, redirect: 'manual', signal: AbortSignal.timeout(options.timeoutSeconds * 1000) });
+  } catch (error) {
+    return `cannot reach ${url}: ${((error as Error & { cause?: Error }).cause ?? (error as Error)).message}`;
+  }
+  // The body is the server's to fill: one that echoes the request must not print the key.
+  const text = (await response.text()).replaceAll(options.apiKey, '<api key>');
+  const layer = classify(response.status, Object.fromEntries(response.headers), text);
+  if (layer === 'edge-429')
+    return `the web ACL (AWS WAF) is blocking this key or address (429 without X-Request-Id): wait out its window (Retry-After: ${response.headers.get('retry-after') ?? '?'} s) or declare the source.`;
+  if (response.status === 401)
+    return `the API refused the key (401${layer === 'edge-401' ? ', at the web ACL' : ''}): check --api-key against this stage.`;
+  if (response.status >= 300 && response.status < 400)
+    return `${url} answered ${response.status} (redirect to ${response.headers.get('location') ?? '?'}); give the final base URL.`;
+  if (response.status !== 200) {
+    const hint = response.status === 404 && !options.baseUrl.pathname.endsWith('/v1') ? ' The base URL should end in /v1.' : '';
+    return `GET ${url} answered ${response.status}: ${text.slice(0, 200)}${hint}`;
+  }
+  return text.trimStart().startsWith('[') ? undefined : `GET ${url} did not answer with a JSON array of pets; is this the Pet Store API?`;
 }
 
 if (import.meta.main) {

@@ -4,7 +4,7 @@
  * handler sources (source mode) or by a cloud assembly's bundles (bundle mode). `npm start`,
  * `npm run start:synth`, the tests and the benchmarks all start the service through this function.
  */
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { generateApiKey, hashApiKey, isWellFormedApiKey, newApiKeyRecord } from '#lib/auth/api-keys.ts';
@@ -115,6 +115,18 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     );
   }
   const dataDir = options.dataDir ?? DEFAULT_DATA_DIR;
+  const infoFile = dataDir === IN_MEMORY || options.dynamodbEndpoint ? undefined : path.resolve(dataDir, SERVER_INFO_FILE);
+  // The embedded store's files take one server: a second one would crash on them ("Database is closed").
+  const other =
+    infoFile &&
+    (await readFile(infoFile, 'utf8').then(
+      (text) => JSON.parse(text) as { pid: number; url: string },
+      () => undefined,
+    ));
+  if (other && isRunning(other.pid))
+    throw new Error(
+      `${dataDir} is in use by the local API at ${other.url} (pid ${other.pid}): stop it, or give this one another data folder.`,
+    );
   const store = await openLocalStore(options);
   const { endpoint, tableNames } = store;
   let api: Awaited<ReturnType<typeof startLocalApi>> | undefined;
@@ -146,7 +158,6 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
           ...(options.edgeClock ? { edgeClock: options.edgeClock } : {}),
         });
     api = await startLocalApi({ api: stageApi.api, port: options.port ?? 0 });
-    const infoFile = dataDir === IN_MEMORY || options.dynamodbEndpoint ? undefined : path.resolve(dataDir, SERVER_INFO_FILE);
     if (infoFile) {
       await writeFile(infoFile, `${JSON.stringify({ pid: process.pid, url: api.url, dynamodbEndpoint: endpoint, tableNames }, null, 2)}\n`);
     }
@@ -173,6 +184,14 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     await stageApi?.close();
     await store.close();
     throw error;
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    return process.kill(pid, 0);
+  } catch {
+    return false;
   }
 }
 

@@ -1,111 +1,144 @@
 /**
- * `npm run loadtest` end to end: the real command, in its own process, against local mode started
- * here. A short run meets the default SLO; an impossible SLO makes it exit non-zero.
+ * `npm run loadtest` and `npm run loadtest:report` without running the engine (the runs are
+ * `npm run test:artillery`'s): a fleet's folder, each worker's share of the plan; the pre-flight's
+ * refusals; and a fleet's recorded results (test/fixtures/loadtest-fleet: a fleet of one run by
+ * Artillery's local runner against local mode serving the staging template, undeclared) read back
+ * into the layer table, the model comparison, the checks and the HTML report.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '#lib/auth/api-keys.ts';
 import type { ResultJson } from '../../infra/cli/loadtest/report.ts';
-import { type LocalStack, startLocalStack } from '../../infra/local/local-stack.ts';
+import { startLocalStack } from '../../infra/local/local-stack.ts';
+import { type artilleryScript, requestsPerArrival } from '../../infra/cli/loadtest/scenario.ts';
 
-const SCRIPT = fileURLToPath(new URL('../../infra/cli/loadtest.ts', import.meta.url));
+const script = (name: string) => fileURLToPath(new URL(name, import.meta.url));
 const OUT = mkdtempSync(path.join(tmpdir(), 'loadtest-'));
+const apiKey = generateApiKey();
 
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function loadtest(args: readonly string[]): Promise<Run> {
+function node(file: string, args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [SCRIPT, '--out', OUT, ...args], { timeout: 120_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [script(file), ...args],
+      { timeout: 120_000, env: { ...process.env, PETSTORE_API_KEY: apiKey } },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
-let stack: LocalStack;
-let apiKey: string;
+afterAll(() => rmSync(OUT, { recursive: true, force: true }));
 
-beforeAll(async () => {
-  apiKey = generateApiKey();
-  stack = await startLocalStack({ port: 0, dataDir: ':memory:', apiKey });
+describe('npm run loadtest --workers N: a run written for a fleet', () => {
+  it('writes the script, its processor and payloads into the run’s folder, each worker offering its share, no key in it', async () => {
+    const args = ['--base-url', 'https://api.example.com/v1', '--ramp', '30:150', '--steps', '3', '--duration', '30', '--warmup', '10'];
+    const run = await node('../../infra/cli/loadtest.ts', [...args, '--workers', '5', '--out', OUT]);
+    expect(run.code, run.stderr).toBe(0);
+    const runId = /run ([0-9a-f]{8}) for 5 workers/.exec(run.stdout)?.[1] as string;
+    const dir = path.join(OUT, runId);
+    for (const file of ['script.json', 'processor.cjs', 'pets.csv']) expect(existsSync(path.join(dir, file))).toBe(true);
+    const text = readFileSync(path.join(dir, 'script.json'), 'utf8');
+    expect(text).not.toContain(apiKey);
+    const written = JSON.parse(text) as ReturnType<typeof artilleryScript>;
+    // Five workers offer the plan together: each 1/5 of every phase's requests, as arrivals of the mix's flows.
+    const perArrival = requestsPerArrival(written.config.petstore.mix);
+    expect(written.config.phases.map((p) => p.name)).toEqual(['warm-up', 'step 1', 'step 2', 'step 3']);
+    for (const [phase, rate] of written.config.phases.map((p, i) => [p, [30, 30, 90, 150][i] as number] as const)) {
+      expect(phase.arrivalCount * 5 * perArrival).toBeCloseTo(rate * phase.duration, -1);
+    }
+    // The processor sees every request of every flow; every step of a flow is an operation of the descriptors or a pause.
+    for (const s of written.scenarios) expect(s).toMatchObject({ beforeRequest: 'stamp', afterResponse: 'answered', onError: 'failed' });
+    expect(written.scenarios.map((s) => s.name)).toEqual(['browse', 'walk', 'read', 'adopt']);
+  });
 });
 
-afterAll(async () => {
-  await stack?.close();
-  rmSync(OUT, { recursive: true, force: true });
-});
-
-describe('npm run loadtest', () => {
-  it('drives the mix briefly, reports percentiles and statuses, and exits 0 when the SLO is met', async () => {
-    const run = await loadtest(['--base-url', stack.url, '--api-key', apiKey, '--duration', '2', '--connections', '2']);
-    expect(run.stderr).not.toMatch(/failed|Error:/);
-    expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/^operation\s+requests\s+req\/s\s+p50 ms\s+p95 ms\s+p99 ms\s+max ms\s+outcomes$/m);
-    for (const op of ['list', 'get', 'create']) expect(run.stdout).toMatch(new RegExp(`^${op}\\s+\\d+.*ok \\d+$`, 'm'));
-    expect(run.stdout).toMatch(/^ok\s+\d+\s+0 s \(run\)\s+function: 2xx$/m);
-    expect(run.stdout).toMatch(/pets created: [1-9]\d* answered, named loadtest-[0-9a-f]{8}-<n>/);
-    expect(run.stdout).toContain('RESULT: SLO met');
-    // Progress lines while it runs.
-    expect(run.stderr).toMatch(/^\[\d+s\] \d+\/s {2}\w+ ok \d+/m);
-
-    // The result as JSON, per second and per operation, and its chart beside it.
-    const runId = /load test ([0-9a-f]{8})/.exec(run.stdout)?.[1];
-    const json = JSON.parse(readFileSync(path.join(OUT, `${runId}.json`), 'utf8')) as ResultJson;
-    expect(json.verdict.met).toBe(true);
-    expect(json.seconds.length).toBeGreaterThanOrEqual(2);
-    expect(json.seconds.reduce((sum, s) => sum + s.requests, 0)).toBe(json.measured.requests);
-    expect(json.seconds[1]?.operations.list).toMatchObject({ outcomes: { ok: expect.any(Number) }, p99: expect.any(Number) });
-    expect(readFileSync(path.join(OUT, `${runId}.svg`), 'utf8')).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
-  });
-
-  it('exits non-zero when the SLO is missed (an impossible p99 of 0 ms)', async () => {
-    const run = await loadtest([
-      '--base-url',
-      stack.url,
-      '--api-key',
-      apiKey,
-      '--duration',
-      '1',
-      '--connections',
-      '2',
-      '--slo-p99-ms',
-      '0',
-    ]);
-    expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/p99 latency\s+≤ 0 ms\s+[\d.]+ ms\s+MISSED/);
-    expect(run.stdout).toContain('RESULT: SLO MISSED');
-  });
-
-  it('exits 3 when the pre-flight fails, and never prints the key even if the server echoes it', async () => {
-    const echo = createServer((req, res) => {
+describe('the pre-flight', () => {
+  it('exits 3 when the API fails, and never prints the key even if the server echoes it; names the web ACL when it blocks', async () => {
+    let waf = false;
+    const server = createServer((req, res) => {
+      if (waf) {
+        res.writeHead(429, { 'Content-Type': 'application/json', 'Retry-After': '60' });
+        res.end('{"code":"rate_limited"}');
+        return;
+      }
       res.writeHead(500, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ youSent: req.headers.authorization }));
     });
-    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const { port } = echo.address() as AddressInfo;
-      const run = await loadtest(['--base-url', `http://127.0.0.1:${port}/v1`, '--api-key', apiKey, '--duration', '1']);
-      expect(run.code).toBe(3);
-      expect(run.stderr).toContain('answered 500');
-      expect(run.stdout + run.stderr).not.toContain(apiKey);
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+      const failed = await node('../../infra/cli/loadtest.ts', ['--base-url', url, '--duration', '1', '--out', OUT]);
+      expect(failed.code).toBe(3);
+      expect(failed.stderr).toContain('answered 500');
+      expect(failed.stdout + failed.stderr).not.toContain(apiKey);
+      waf = true;
+      const blocked = await node('../../infra/cli/loadtest.ts', ['--base-url', url, '--duration', '1', '--out', OUT]);
+      expect(blocked.code).toBe(3);
+      expect(blocked.stderr).toMatch(/the web ACL \(AWS WAF\) is blocking this key or address .*Retry-After: 60/);
     } finally {
-      await new Promise<void>((resolve) => echo.close(() => resolve()));
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 
   it('refuses plain http to a host that is not this machine, before sending anything', async () => {
-    const run = await loadtest(['--base-url', 'http://example.com/v1', '--api-key', apiKey, '--duration', '1']);
+    const run = await node('../../infra/cli/loadtest.ts', ['--base-url', 'http://example.com/v1', '--duration', '1']);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/plain http to a host that is not this machine/);
+  });
+});
+
+describe('npm run loadtest:report: a fleet’s recorded results', () => {
+  it('reads them into the layer table, the model comparison and the checks, writes the HTML report, and fails the run', async () => {
+    const dir = path.join(OUT, 'fleet');
+    rmSync(dir, { recursive: true, force: true });
+    await import('node:fs').then((fs) => fs.mkdirSync(dir));
+    for (const file of ['script.json', 'fleet.json']) copyFileSync(script(`../fixtures/loadtest-fleet/${file}`), path.join(dir, file));
+    const run = await node('../../infra/cli/loadtest-report.ts', [path.join(dir, 'fleet.json')]);
+    expect(run.code, run.stderr).toBe(1);
+    const json = JSON.parse(readFileSync(path.join(dir, 'result.json'), 'utf8')) as ResultJson;
+    // Every request counted once: by second, by phase, by operation, by outcome.
+    const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
+    const all = sum(json.phases.map((p) => p.requests));
+    expect(sum(json.seconds.map((s) => s.requests))).toBe(all);
+    expect(json.measured.requests).toBe(sum(json.phases.filter((p) => !p.warmup).map((p) => p.requests)));
+    expect(sum(Object.values(json.measured.operations).map((o) => o.requests))).toBe(json.measured.requests);
+    expect(json.offered).toMatchObject({
+      planned: sum(json.phases.map((p) => p.planned)),
+      arrivals: sum(json.seconds.map((s) => s.arrivals)),
+    });
+
+    expect(run.stdout).toMatch(/^Offered: \d+ of \d+ planned arrivals/m);
+    expect(run.stdout).toMatch(/^edge-429\s+\d+\s+\d+ s \(step 2, 150 req\/s offered\)\s+edge \(WAF\)/m);
+    expect(run.stdout).toMatch(/^limit met first: edge-429 at \d+ s \(step 2/m);
+    expect(run.stdout).toContain('throttle-429 expected');
+    expect(run.stdout).toMatch(/^listPets\s+GET \/pets\s+50\s+100\s+\d+\s+yes/m);
+    expect(run.stdout).toContain('This source is not declared: the per-client rules apply');
+    expect(run.stdout).toMatch(/^unexpected 4xx \(expected: throttle-429\)\s+0\s+[1-9]\d*\s+MISSED$/m);
+    expect(run.stdout).toContain('RESULT: checks MISSED');
+    const html = readFileSync(path.join(dir, 'report.html'), 'utf8');
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).toContain('<svg');
+    // Self-contained: nothing it would fetch.
+    expect(html).not.toMatch(/<script|<link|\ssrc=|\shref=/);
+  });
+});
+
+describe('the local API a load test is pointed at', () => {
+  it('refuses a second server on the data folder of a running one, saying which', async () => {
+    const dataDir = mkdtempSync(path.join(OUT, 'data-'));
+    const first = await startLocalStack({ port: 0, dataDir });
+    try {
+      await expect(startLocalStack({ port: 0, dataDir })).rejects.toThrow(`${dataDir} is in use by the local API at ${first.url}`);
+    } finally {
+      await first.close();
+    }
   });
 });

@@ -41,28 +41,29 @@ describe('options', () => {
 
   it('has the documented defaults', () => {
     const options = parseOptions(base, {});
-    if (options === 'help') throw new Error('unexpected help');
+    if (typeof options === 'string') throw new Error(`unexpected ${options}`);
     expect(options.durationSeconds).toBe(DEFAULTS.durationSeconds);
-    expect(options.connections).toBe(DEFAULTS.connections);
-    expect(options.mix).toEqual({ list: 60, get: 25, create: 15 });
+    expect(options.rate).toBe(DEFAULTS.rate);
+    expect(options.mix).toEqual({ browse: 30, walk: 10, read: 15, adopt: 15 });
     expect(options.slo).toEqual({ p99Ms: 1000, errorRate: 0.001, expected4xx: [] });
   });
 
   it('takes the SLO from flags, the error rate as a fraction or a percentage', () => {
     const options = parseOptions([...base, '--slo-p99-ms', '250', '--slo-error-rate', '1%', '--expect-4xx', '429'], {});
-    if (options === 'help') throw new Error('unexpected help');
+    if (typeof options === 'string') throw new Error(`unexpected ${options}`);
     expect(options.slo).toEqual({ p99Ms: 250, errorRate: 0.01, expected4xx: [429] });
   });
 
   it('takes the key from PETSTORE_API_KEY when no flag is given', () => {
     const options = parseOptions(['--base-url', 'http://127.0.0.1:3000/v1'], { PETSTORE_API_KEY: 'psk_env' });
-    expect(options !== 'help' && options.apiKey).toBe('psk_env');
+    expect(typeof options !== 'string' && options.apiKey).toBe('psk_env');
   });
 
   it.each([
     [['--base-url', 'http://127.0.0.1/v1'], /api-key/],
     [[...base, '--duration', '0'], /--duration/],
-    [[...base, '--connections', '2.5'], /--connections/],
+    [[...base, '--max-vusers', '2.5'], /--max-vusers/],
+    [[...base, '--ramp', '1:2', '--rate', '3'], /exclude/],
     [[...base, '--slo-error-rate', '2'], /--slo-error-rate/],
     [[...base, '--expect-4xx', '500'], /--expect-4xx/],
     [[...base, '--bogus'], /bogus/],
@@ -71,10 +72,10 @@ describe('options', () => {
     expect(() => parseOptions(argv, {})).toThrow(message);
   });
 
-  it('parses a mix and refuses unknown or repeated operations', () => {
-    expect(parseMix('list:70,get:30')).toEqual({ list: 70, get: 30, create: 0 });
-    expect(() => parseMix('list:1,delete:1')).toThrow(/unknown operation/);
-    expect(() => parseMix('list:1,list:2')).toThrow(/twice/);
-    expect(() => parseMix('list:0')).toThrow(/above 0/);
+  it('parses a mix of flows and refuses unknown or repeated ones', () => {
+    expect(parseMix('browse:70,read:30')).toEqual({ browse: 70, walk: 0, read: 30, adopt: 0 });
+    expect(() => parseMix('browse:1,delete:1')).toThrow(/unknown flow/);
+    expect(() => parseMix('walk:1,walk:2')).toThrow(/twice/);
+    expect(() => parseMix('adopt:0')).toThrow(/above 0/);
   });
 });

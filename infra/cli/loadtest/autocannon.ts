@@ -1,7 +1,4 @@
-/**
- * autocannon (typed by @types/autocannon) as the load test and the benchmark use it: a run's event
- * emitter and its result. `npm ci` patches it to verify TLS certificates (docs/performance.md).
- */
+/** autocannon (typed by @types/autocannon) as the benchmark uses it: a run's event emitter and its result. */
 import autocannon from 'autocannon';
 
 export function startAutocannon(options: autocannon.Options): { instance: autocannon.Instance; result: Promise<autocannon.Result> } {

@@ -1,18 +1,17 @@
 /**
  * The limits a stage's template sets on the load test's requests: each method's token bucket (r and
  * B, which the capacity model derives: infra/cdk/capacity.ts) and the web ACL's rate rules. Read
- * from `cdk.out` when `npm run synth` wrote the stage there, else synthesized as local mode does.
+ * from a cloud assembly (`cdk.out` or the one given) when `npm run synth` wrote the stage there, else synthesized as local mode does.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { API_BASE_PATH, type Route, routes } from '#lib/routes.ts';
+import { operations } from '#lib/operations.ts';
+import { API_BASE_PATH } from '#lib/routes.ts';
 import { type StageName, stackName } from '../../cdk/stages.ts';
 import { REPO_ROOT, synthesizeStageTemplate } from '../../local/cloud-assembly.ts';
 import { type CfnTemplate, readRestApi } from '../../local/gateway/template.ts';
 import { throttleFor } from '../../local/gateway/throttle.ts';
-import { OPERATIONS, type Operation } from './scenario.ts';
-
-const OPERATION_IDS: Record<Operation, string> = { list: 'listPets', get: 'getPet', create: 'createPet' };
+import type { Operation } from './scenario.ts';
 
 export interface StageModel {
   readonly source: string;
@@ -27,12 +26,10 @@ export async function stageModel(stage: StageName, cdkOut = path.join(REPO_ROOT,
   const template = synthesized ? (JSON.parse(readFileSync(file, 'utf8')) as CfnTemplate) : await synthesizeStageTemplate(stage);
   const api = readRestApi(template);
   const methods = Object.fromEntries(
-    OPERATIONS.map((op) => {
-      const route = routes.find((r) => r.operationId === OPERATION_IDS[op]) as Route;
+    operations.map(({ operationId, method, resource }) => {
       // API Gateway's account-level default where the stage sets nothing.
-      const { rateLimit = 10_000, burstLimit = 5_000 } =
-        throttleFor(api.throttling, `${API_BASE_PATH}${route.resource}`, route.method) ?? {};
-      return [op, { method: `${route.method} ${route.resource}`, rateLimit, burstLimit }];
+      const { rateLimit = 10_000, burstLimit = 5_000 } = throttleFor(api.throttling, `${API_BASE_PATH}${resource}`, method) ?? {};
+      return [operationId, { method: `${method} ${resource}`, rateLimit, burstLimit }];
     }),
   ) as StageModel['methods'];
   const rateRules = (api.webAcl?.rules ?? []).flatMap((r) =>

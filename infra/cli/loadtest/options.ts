@@ -1,16 +1,17 @@
 /**
- * The load test's command line: flags, defaults, the SLO, and the rules about where it may send
+ * The load test's command line: flags, defaults, the checks, and the rules about where it may send
  * requests (only the base URL given; https unless the host is this machine).
  */
 import { parseArgs } from 'node:util';
 import { isStageName, STAGE_NAMES } from '../../cdk/stages.ts';
 import { UsageError } from '../usage-error.ts';
-import { type LoadTestOptions, type Mix, OPERATIONS, type Operation, PET_NAME_PREFIX } from './scenario.ts';
+import { FLOWS, type Flow, type LoadTestOptions, type Mix, PET_NAME_PREFIX } from './scenario.ts';
 
 export const DEFAULTS = {
   durationSeconds: 30,
-  connections: 10,
-  mix: 'list:60,get:25,create:15',
+  rate: 20,
+  mix: 'browse:30,walk:10,read:15,adopt:15',
+  thinkSeconds: 1,
   sloP99Ms: 1000,
   /** A fraction: 0.001 is 0.1 %. */
   sloErrorRate: 0.001,
@@ -21,31 +22,37 @@ export const DEFAULTS = {
 
 export const HELP = `Usage: npm run loadtest -- --base-url URL --api-key KEY [options]
 
-A realistic mix of Pet Store API requests; every answer put down to its layer; a JSON result and an
-SVG chart; the SLO judged. docs/performance.md "Load testing" walks through a run.
+Virtual users arriving at a planned rate whatever the answers (Artillery, installed on first use),
+each flow's requests put down to the layer that answered; checks that fail the run; a JSON result
+and an HTML report in .loadtest/<runId>/. docs/performance.md "Load testing" walks through a run.
 
   --base-url URL       the base address, ending in /v1; only this origin and path, no redirects;
                        https unless the host is loopback (localhost, 127.x, ::1)
   --allow-insecure     allow http:// to a host that is not loopback (the key travels in clear)
   --api-key KEY        the Bearer key (default: $PETSTORE_API_KEY, which keeps it out of ps)
   --stage NAME         set what each method admitted against this stage template's limits
+  --cloud-assembly DIR where --stage's template is (default: cdk.out, else synthesized)
   --duration S         seconds measured, shared by a ramp's steps (default ${DEFAULTS.durationSeconds})
   --warmup S           seconds of load first, reported apart: cold starts (default 0)
-  --connections N      concurrent connections (default ${DEFAULTS.connections})
-  --rate R             requests per second (default: as fast as the connections go)
+  --rate R             requests per second planned (default ${DEFAULTS.rate})
   --ramp START:END     step the rate from START to END requests per second, in --steps N (default ${DEFAULTS.steps})
-  --mix OP:W,...       weights (default ${DEFAULTS.mix}): list is GET /pets?limit=20
-                       (?status= one time in three), get GET /pets/{id} of a pet seen, create POST
-                       /pets named ${PET_NAME_PREFIX}<runId>-<n> (npm run loadtest:cleanup removes them)
+  --mix FLOW:W,...     flows' weights (default ${DEFAULTS.mix}): browse lists, walk lists a
+                       status and its next page, read lists then gets a pet of it, adopt creates
+                       ${PET_NAME_PREFIX}<runId>-<n> then gets it (npm run loadtest:cleanup removes them)
+  --think S            pause between a flow's requests (default ${DEFAULTS.thinkSeconds})
+  --max-vusers N       virtual users one generator holds at once; arrivals past it are not sent
+  --workers N          write the run for a fleet of N generators, each offering 1/N, and exit
+                       (the key is each worker's $PETSTORE_API_KEY)
+  --install-engine     install the engine (npm run loadtest:engine) and exit
   --timeout S          seconds before a request times out (default ${DEFAULTS.timeoutSeconds})
-  --out DIR            where <runId>.json and <runId>.svg go (default ${DEFAULTS.outDir})
-  --artillery FILE     write the scenario as an Artillery script (with --rate or --ramp) and exit
+  --out DIR            where the run's folder goes (default ${DEFAULTS.outDir})
   --slo-p99-ms MS      SLO: p99 of the measured requests at most MS (default ${DEFAULTS.sloP99Ms})
   --slo-error-rate F   SLO: (5xx + network errors) / requests at most F: 0.001 or 0.1% (the default)
-  --expect-4xx CODES   4xx statuses that do not miss the SLO, e.g. 429 (default: none)
+  --expect-4xx CODES   4xx statuses that do not fail the run, e.g. 429 (a ramp expects the gateway's 429)
 
-Exit status: 0 SLO met (or a ramp ran), 1 SLO missed, 2 bad command line, 3 the API could not be
-used (unreachable, key refused, not the Pet Store API).
+Exit status: 0 checks met, 1 a check missed (too little offered, p99, errors, unexpected 4xx),
+2 bad command line, 3 the API could not be used (unreachable, key refused, WAF blocking, not the
+Pet Store API).
 `;
 
 /** parseArgs, with its error as a usage error. */
@@ -57,9 +64,10 @@ function readArgs(argv: readonly string[]) {
       strict: true,
       allowPositionals: false,
       options: {
-        ...text(['base-url', 'api-key', 'duration', 'warmup', 'connections', 'rate', 'ramp', 'steps', 'mix', 'timeout']),
-        ...text(['slo-p99-ms', 'slo-error-rate', 'expect-4xx', 'out', 'stage', 'artillery']),
+        ...text(['base-url', 'api-key', 'duration', 'warmup', 'rate', 'ramp', 'steps', 'mix', 'timeout', 'think', 'max-vusers', 'workers']),
+        ...text(['slo-p99-ms', 'slo-error-rate', 'expect-4xx', 'out', 'stage', 'cloud-assembly']),
         'allow-insecure': { type: 'boolean' },
+        'install-engine': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -68,43 +76,45 @@ function readArgs(argv: readonly string[]) {
   }
 }
 
-export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): LoadTestOptions | 'help' {
-  const values = readArgs(argv) as Record<string, string | undefined> & { 'allow-insecure'?: boolean; help?: boolean };
+export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): LoadTestOptions | 'help' | 'install' {
+  const values = readArgs(argv) as Record<string, string | undefined> & Record<'allow-insecure' | 'install-engine' | 'help', boolean>;
   if (values.help) return 'help';
+  if (values['install-engine']) return 'install';
 
   if (values['base-url'] === undefined) throw new UsageError('--base-url is required.');
   const baseUrl = parseBaseUrl(values['base-url'], values['allow-insecure'] ?? false);
   const apiKey = values['api-key'] ?? env.PETSTORE_API_KEY ?? '';
-  const artillery = values.artillery;
-  if (apiKey.trim() === '' && artillery === undefined) throw new UsageError('--api-key (or $PETSTORE_API_KEY) is required.');
+  const workers = values.workers === undefined ? undefined : positiveNumber(values.workers, '--workers', 1, { integer: true, max: 1_000 });
+  if (apiKey.trim() === '' && workers === undefined) throw new UsageError('--api-key (or $PETSTORE_API_KEY) is required.');
   // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
   if (/[\s\u0000-\u001f\u007f]/.test(apiKey)) throw new UsageError('--api-key must not contain white space or control characters.');
   const stage = values.stage;
   if (stage !== undefined && !isStageName(stage)) throw new UsageError(`--stage "${stage}": use ${STAGE_NAMES.join(' or ')}.`);
-  const rate = values.rate === undefined ? undefined : positiveNumber(values.rate, '--rate', 0, { integer: true });
   const ramp = values.ramp === undefined ? undefined : parseRamp(values.ramp, values.steps);
-  if (ramp && rate !== undefined) throw new UsageError('--ramp and --rate exclude each other: a ramp sets the rate of each step.');
-  if (artillery !== undefined && !ramp && rate === undefined)
-    throw new UsageError('--artillery needs --rate or --ramp: Artillery sends at a rate.');
+  if (ramp && values.rate !== undefined) throw new UsageError('--ramp and --rate exclude each other: a ramp sets the rate of each step.');
+  const maxVusers =
+    values['max-vusers'] === undefined ? undefined : positiveNumber(values['max-vusers'], '--max-vusers', 1, { integer: true });
 
   return {
     baseUrl,
     apiKey,
     durationSeconds: positiveNumber(values.duration, '--duration', DEFAULTS.durationSeconds, { integer: true, max: 86_400, seconds: true }),
     warmupSeconds: values.warmup === '0' ? 0 : positiveNumber(values.warmup, '--warmup', 0, { integer: true, max: 3_600, seconds: true }),
-    connections: positiveNumber(values.connections, '--connections', DEFAULTS.connections, { integer: true, max: 10_000 }),
-    rate,
+    rate: positiveNumber(values.rate, '--rate', DEFAULTS.rate),
     ramp,
     mix: parseMix(values.mix ?? DEFAULTS.mix),
+    thinkSeconds: values.think === '0' ? 0 : positiveNumber(values.think, '--think', DEFAULTS.thinkSeconds, { max: 60, seconds: true }),
+    maxVusers,
+    workers,
     timeoutSeconds: positiveNumber(values.timeout, '--timeout', DEFAULTS.timeoutSeconds, { max: 600, seconds: true }),
     slo: {
-      p99Ms: nonNegativeNumber(values['slo-p99-ms'], '--slo-p99-ms', DEFAULTS.sloP99Ms),
+      p99Ms: positiveNumber(values['slo-p99-ms'], '--slo-p99-ms', DEFAULTS.sloP99Ms),
       errorRate: parseRate(values['slo-error-rate']),
       expected4xx: parseStatuses(values['expect-4xx']),
     },
     outDir: values.out ?? DEFAULTS.outDir,
     stage,
-    artillery,
+    cloudAssembly: values['cloud-assembly'],
   };
 }
 
@@ -154,20 +164,19 @@ export function isLoopback(hostname: string): boolean {
 }
 
 export function parseMix(text: string): Mix {
-  const weights: Record<Operation, number> = { list: 0, get: 0, create: 0 };
+  const flows = Object.keys(FLOWS) as Flow[];
+  const weights = Object.fromEntries(flows.map((f) => [f, 0])) as Record<Flow, number>;
   const seen = new Set<string>();
   for (const part of text.split(',')) {
     const match = /^\s*([a-z-]+)\s*:\s*(\d+(?:\.\d+)?)\s*$/.exec(part);
-    if (!match) throw new UsageError(`--mix "${text}": each entry is OPERATION:WEIGHT, e.g. ${DEFAULTS.mix}.`);
+    if (!match) throw new UsageError(`--mix "${text}": each entry is FLOW:WEIGHT, e.g. ${DEFAULTS.mix}.`);
     const [, name = '', weight = '0'] = match;
-    if (!(OPERATIONS as readonly string[]).includes(name)) {
-      throw new UsageError(`--mix: unknown operation "${name}" (known: ${OPERATIONS.join(', ')}).`);
-    }
+    if (!(flows as string[]).includes(name)) throw new UsageError(`--mix: unknown flow "${name}" (known: ${flows.join(', ')}).`);
     if (seen.has(name)) throw new UsageError(`--mix: "${name}" is given twice.`);
     seen.add(name);
-    weights[name as Operation] = Number(weight);
+    weights[name as Flow] = Number(weight);
   }
-  if (OPERATIONS.every((op) => weights[op] === 0)) throw new UsageError('--mix: at least one weight must be above 0.');
+  if (flows.every((f) => weights[f] === 0)) throw new UsageError('--mix: at least one weight must be above 0.');
   return weights;
 }
 
@@ -205,12 +214,5 @@ function positiveNumber(
   if (text.trim() === '' || !Number.isFinite(value) || value <= 0 || value > max || (integer && !Number.isInteger(value))) {
     throw new UsageError(`${flag} "${text}" must be a positive ${integer ? 'integer' : 'number'} of at most ${max}.`);
   }
-  return value;
-}
-
-function nonNegativeNumber(text: string | undefined, flag: string, fallback: number): number {
-  if (text === undefined) return fallback;
-  const value = Number(text);
-  if (text.trim() === '' || !Number.isFinite(value) || value < 0) throw new UsageError(`${flag} "${text}" must be a number ≥ 0.`);
   return value;
 }

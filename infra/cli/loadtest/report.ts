@@ -1,180 +1,271 @@
 /**
- * What a run reports: answers per operation and per layer, the warm-up apart, a ramp's steps and
- * where each limit was first met, what each method admitted against the stage's limits, the SLO
- * verdict; and all of it per second as JSON (`resultJson`), which the chart is drawn from.
+ * What a run reports, from Artillery's results (one machine's or a fleet's, the processor's
+ * metrics) and the plan its script carries: planned vs sent, answers per operation and per layer,
+ * the warm-up apart, a ramp's steps and where each limit was first met, what each method admitted
+ * against the stage's limits, and the checks; all of it per second as JSON, which the chart draws.
  */
 import { table as columns } from '../command-line.ts';
 import { LIMITS, OUTCOMES, type Outcome } from './layers.ts';
 import type { StageModel } from './model.ts';
-import type { LoadTestResult, Tally } from './run.ts';
-import { type LoadTestOptions, OPERATIONS, type Slo } from './scenario.ts';
+import { FLOWS, OPERATIONS, type Plan } from './scenario.ts';
 
-const SERVER_ERRORS: readonly Outcome[] = ['lambda-503', 'store-503', 'timeout-504', '5xx', 'network', 'timeout'];
-const NO_ANSWER: readonly Outcome[] = ['network', 'timeout'];
-const STATUS_OF: Partial<Record<Outcome, number>> = { 'edge-401': 401, 'edge-429': 429, 'throttle-429': 429, '4xx': 0 };
-
-export interface Verdict {
-  readonly met: boolean;
-  readonly checks: readonly { readonly name: string; readonly target: string; readonly actual: string; readonly met: boolean }[];
+/** Artillery's `--output` file, as far as the report reads it. */
+export interface ArtilleryResults {
+  readonly aggregate: {
+    readonly firstMetricAt?: number;
+    readonly counters: Readonly<Record<string, number>>;
+    readonly summaries: Readonly<Record<string, { count: number; p50: number; p95: number; p99: number; max: number }>>;
+  };
 }
 
-export function evaluate(tally: Tally, slo: Slo): Verdict {
-  const requests = tally.select().requests;
-  const answers = tally.select((_, o) => !NO_ANSWER.includes(o)).latencies;
-  const errors = tally.select((_, o) => SERVER_ERRORS.includes(o)).requests;
-  const unexpected = tally.select((_, o) => STATUS_OF[o] !== undefined && !slo.expected4xx.includes(STATUS_OF[o] as number)).requests;
+const SERVER_ERRORS: readonly Outcome[] = ['lambda-503', 'store-503', 'timeout-504', '5xx', 'network', 'timeout'];
+const STATUS_OF: Partial<Record<Outcome, number>> = { 'edge-401': 401, 'edge-429': 429, 'throttle-429': 429, '4xx': 0 };
+const REFUSED: readonly Outcome[] = ['throttle-429', 'edge-429', 'edge-401'];
+/** A run offered its plan when it sent this share of the planned arrivals. */
+const OFFERED = 0.99;
+
+type Stats = Record<'requests', number> & Record<'p50' | 'p95' | 'p99' | 'max', number | null>;
+
+/** The run as JSON: its plan, every phase and every second, the measurement, the checks. */
+export function resultJson(results: ArtilleryResults, plan: Plan, model?: StageModel) {
+  const json = measure(results, plan, model);
+  return { ...json, verdict: evaluate(json) };
+}
+export type ResultJson = ReturnType<typeof resultJson>;
+type Unjudged = ReturnType<typeof measure>;
+
+function measure(results: ArtilleryResults, plan: Plan, model?: StageModel) {
+  const { counters, summaries } = results.aggregate;
+  const stats = (scope: string, op: string, o: string): Stats => {
+    const name = `lt|${scope}|${op}|${o}`;
+    const h = summaries[name];
+    const requests = (h?.count ?? 0) + (counters[name] ?? 0);
+    return { requests, p50: h?.p50 ?? null, p95: h?.p95 ?? null, p99: h?.p99 ?? null, max: h?.max ?? null };
+  };
+  const summary = (scope: string) => {
+    const outcomes = (op: string) =>
+      Object.fromEntries(
+        (Object.keys(OUTCOMES) as Outcome[]).map((o) => [o, stats(scope, op, o)]).filter(([, s]) => (s as Stats).requests),
+      );
+    return {
+      ...stats(scope, '*', '*'),
+      operations: Object.fromEntries(
+        OPERATIONS.map((op) => [op, { ...stats(scope, op, '*'), outcomes: counts(outcomes(op) as Partial<Record<Outcome, Stats>>) }]),
+      ),
+      outcomes: outcomes('*') as Partial<Record<Outcome, Stats>>,
+    };
+  };
+  let startedAt = 0;
+  const phases = plan.phases.map((p, i) => {
+    const at = startedAt;
+    startedAt += p.seconds;
+    return { ...p, startedAt: at, planned: p.arrivals * plan.workers, ...summary(`p${i}`) };
+  });
+  const last = Math.max(
+    startedAt,
+    ...[...Object.keys(counters), ...Object.keys(summaries)].map((n) => Number(/^lt\|s(\d+)\|/.exec(n)?.[1] ?? -1) + 1),
+  );
+  const seconds = Array.from({ length: last }, (_, t) => {
+    const phase = phases.find((p) => t >= p.startedAt && t < p.startedAt + p.seconds);
+    const planned = phase ? phase.planned / phase.seconds : 0;
+    return { t, phase: phase?.name ?? 'after', planned, arrivals: counters[`lt|s${t}|arrivals`] ?? 0, ...summary(`s${t}`) };
+  });
+  const measured = { ...summary('m'), seconds: phases.reduce((sum, p) => sum + (p.warmup ? 0 : p.seconds), 0) };
+  const planned = phases.reduce((sum, p) => sum + p.planned, 0);
+  const arrivals = seconds.reduce((sum, s) => sum + s.arrivals, 0);
+  // Arrivals a generator sends late are not the plan (a stalled generator catches up later): each
+  // phase counts those of its own seconds (and the next, as timers drift), up to its plan.
+  const inTime = phases.reduce((sum, p) => {
+    const sent = seconds.slice(p.startedAt, p.startedAt + p.seconds + 1).reduce((n, s) => n + s.arrivals, 0);
+    return sum + Math.min(p.planned, sent);
+  }, 0);
+  return {
+    ...plan,
+    startedAt: new Date(results.aggregate.firstMetricAt ?? 0).toISOString(),
+    offered: { planned, arrivals, inTime, skipped: counters['vusers.skipped'] ?? 0 },
+    // Requests without an answer, by Artillery's error code (ETIMEDOUT, ECONNRESET…).
+    errors: Object.fromEntries(Object.entries(counters).flatMap(([name, n]) => (name.startsWith('errors.') ? [[name.slice(7), n]] : []))),
+    createdPets: phases.reduce((sum, p) => sum + (p.operations.createPet?.outcomes.ok ?? 0), 0),
+    phases,
+    seconds,
+    measured,
+    ...(model ? { model } : {}),
+  };
+}
+
+const counts = (outcomes: Partial<Record<Outcome, Stats>>) =>
+  Object.fromEntries(Object.entries(outcomes).map(([o, s]) => [o, s.requests])) as Partial<Record<Outcome, number>>;
+
+/** The 4xx a run expects: the SLO's, and the gateway's 429 when a ramp is meant to reach a method's limit. */
+const expected4xx = (json: Pick<Unjudged, 'slo' | 'ramp'>) =>
+  new Set<Outcome>([
+    ...(Object.keys(STATUS_OF) as Outcome[]).filter((o) => json.slo.expected4xx.includes(STATUS_OF[o] as number)),
+    ...(json.ramp ? (['throttle-429'] as const) : []),
+  ]);
+
+export function evaluate(json: Unjudged) {
+  const { slo, measured: m, offered } = json;
+  const requests = m.requests;
+  const answers = requests - (m.outcomes.network?.requests ?? 0) - (m.outcomes.timeout?.requests ?? 0);
+  const errors = SERVER_ERRORS.reduce((sum, o) => sum + (m.outcomes[o]?.requests ?? 0), 0);
+  const allowed = expected4xx(json);
+  const unexpected = (Object.keys(STATUS_OF) as Outcome[])
+    .filter((o) => !allowed.has(o))
+    .reduce((s, o) => s + (m.outcomes[o]?.requests ?? 0), 0);
   const errorRate = requests === 0 ? 1 : errors / requests;
-  const p99 = answers.percentile(99);
-  const expected = slo.expected4xx.length > 0 ? ` (expected: ${slo.expected4xx.join(', ')})` : '';
+  const p99 = m.p99 ?? Number.NaN;
   const checks = [
-    { name: 'responses', target: '> 0', actual: String(answers.count), met: answers.count > 0 },
-    { name: 'p99 latency', target: `≤ ${slo.p99Ms} ms`, actual: `${fmt(p99)} ms`, met: answers.count > 0 && p99 <= slo.p99Ms },
+    {
+      name: 'offered (arrivals sent in time of planned)',
+      target: `≥ ${pct(OFFERED)}`,
+      actual: `${pct(offered.inTime / Math.max(1, offered.planned))} (${offered.inTime} of ${offered.planned})`,
+      met: offered.inTime >= OFFERED * offered.planned,
+    },
+    { name: 'responses', target: '> 0', actual: String(answers), met: answers > 0 },
+    { name: 'p99 latency', target: `≤ ${slo.p99Ms} ms`, actual: `${fmt(p99)} ms`, met: answers > 0 && p99 <= slo.p99Ms },
     {
       name: 'error rate (5xx + network errors)',
       target: `≤ ${pct(slo.errorRate)}`,
       actual: `${pct(errorRate)} (${errors} of ${requests})`,
       met: errorRate <= slo.errorRate,
     },
-    { name: `unexpected 4xx${expected}`, target: '0', actual: String(unexpected), met: unexpected === 0 },
+    {
+      name: `unexpected 4xx${allowed.size ? ` (expected: ${[...allowed].join(', ')})` : ''}`,
+      target: '0',
+      actual: String(unexpected),
+      met: unexpected === 0,
+    },
   ];
   return { met: checks.every((c) => c.met), checks };
 }
 
-type Stats = Record<'requests', number> & Record<'p50' | 'p95' | 'p99' | 'max', number | null>;
-
-/** Requests, outcomes and latency percentiles of a tally, per operation and per outcome. */
-function summary(tally: Tally) {
-  const stats = (keep: (op: string, o: Outcome) => boolean): Stats => {
-    const { requests, latencies } = tally.select(keep);
-    const p = (q: number) => round(latencies.percentile(q));
-    return { requests, p50: p(50), p95: p(95), p99: p(99), max: round(latencies.max) };
-  };
-  // The outcomes of the operations `keep` selects, each with its count.
-  const outcomes = (keep: (op: string) => boolean): Partial<Record<Outcome, number>> =>
-    Object.fromEntries(
-      (Object.keys(OUTCOMES) as Outcome[]).map((o) => [o, tally.select((op, x) => keep(op) && x === o).requests]).filter(([, n]) => n),
-    );
-  return {
-    ...stats(() => true),
-    operations: Object.fromEntries(OPERATIONS.map((op) => [op, { ...stats((o) => o === op), outcomes: outcomes((o) => o === op) }])),
-    outcomes: Object.fromEntries(Object.keys(outcomes(() => true)).map((o) => [o, stats((_, x) => x === o)])) as Partial<
-      Record<Outcome, Stats>
-    >,
-  };
-}
-
-/** The run as JSON: its settings, every phase and every second, and the verdict. */
-export function resultJson(result: LoadTestResult, options: LoadTestOptions, verdict: Verdict, model?: StageModel) {
-  const phaseAt = (second: number) => [...result.phases].reverse().find((p) => p.startedAt <= second + 0.5)?.name ?? '';
-  return {
-    runId: result.runId,
-    startedAt: result.startedAt,
-    target: options.baseUrl.href,
-    mix: options.mix,
-    slo: options.slo,
-    createdPets: result.createdPets,
-    phases: result.phases.map(({ tally, ...p }) => ({ ...p, rate: p.rate ?? null, ...summary(tally) })),
-    seconds: result.seconds.map((tally, t) => ({ t, phase: phaseAt(t), ...summary(tally) })),
-    measured: summary(result.measured),
-    verdict,
-    ...(model ? { model } : {}),
-  };
-}
-export type ResultJson = ReturnType<typeof resultJson>;
-
-export function formatReport(json: ResultJson, seconds: number, model?: StageModel): string {
-  const { measured: m, slo } = json;
+export function formatReport(json: ResultJson): string {
+  const { measured: m, slo, offered } = json;
+  const T = m.seconds;
   const warmup = json.phases.find((p) => p.warmup);
   const steps = json.phases.filter((p) => !p.warmup);
-  const list = (counts: object) => Object.entries(counts).map(([o, n]) => `${o} ${typeof n === 'number' ? n : n.requests}`);
+  const list = (counted: Partial<Record<Outcome, number>>) => Object.entries(counted).map(([o, n]) => `${o} ${n}`);
   const opRows = [...OPERATIONS.filter((op) => m.operations[op]?.requests), 'all'].map((op) => {
-    const s = m.operations[op] ?? { ...m, outcomes: m.outcomes };
-    return [
-      op,
-      String(s.requests),
-      (s.requests / seconds).toFixed(1),
-      ...[s.p50, s.p95, s.p99, s.max].map(fmt),
-      list(s.outcomes).join(', '),
-    ];
+    const s = m.operations[op] ?? { ...m, outcomes: counts(m.outcomes) };
+    return [op, String(s.requests), (s.requests / T).toFixed(1), ...[s.p50, s.p95, s.p99, s.max].map(fmt), list(s.outcomes).join(', ')];
   });
-  // The second each outcome was first seen (the warm-up included), in which phase, at what rate.
-  const first = (o: Outcome) => json.seconds.find((s) => s.outcomes[o]);
-  const at = (o: Outcome) => {
-    const s = first(o);
-    const rate = json.phases.find((p) => p.name === s?.phase)?.rate;
-    return s ? `${s.t} s (${s.phase}${rate ? `, ${rate} req/s offered` : ''})` : 'never';
+  // Where each outcome was first met: the first phase that has it, and its first second.
+  const first = (o: Outcome) => {
+    const phase = json.phases.find((p) => p.outcomes[o]);
+    const s = json.seconds.find((x) => x.outcomes[o]);
+    return phase && s ? `${s.t} s (${phase.name}, ${phase.rate} req/s offered)` : undefined;
   };
   const layerRows = (Object.keys(OUTCOMES) as Outcome[])
     .filter(first)
-    .map((o) => [o, String(m.outcomes[o]?.requests ?? 0), at(o), OUTCOMES[o][0]]);
-  const limitFirst = LIMITS.filter(first).sort((a, b) => (first(a)?.t ?? 0) - (first(b)?.t ?? 0))[0];
+    .map((o) => [o, String(m.outcomes[o]?.requests ?? 0), first(o) ?? '', OUTCOMES[o][0]]);
+  const limitFirst = LIMITS.filter(first).sort(
+    (a, b) =>
+      json.phases.findIndex((p) => p.outcomes[a]) - json.phases.findIndex((p) => p.outcomes[b]) ||
+      json.seconds.findIndex((s) => s.outcomes[a]) - json.seconds.findIndex((s) => s.outcomes[b]),
+  )[0];
+  const flows = Object.entries(json.mix)
+    .filter(([, w]) => w)
+    .map(
+      ([f, w]) =>
+        `${f} ${w} (${FLOWS[f as keyof typeof FLOWS]
+          .filter((s) => s !== 'think')
+          .map((s) => s[0])
+          .join(' → ')})`,
+    );
   const out = [
-    `Measured: ${seconds.toFixed(1)} s${warmup ? ` after a ${warmup.elapsed.toFixed(1)} s warm-up` : ''}`,
+    `Pet Store load test ${json.runId}: ${json.target}${json.workers > 1 ? `, ${json.workers} workers` : ''}; flows ${flows.join(', ')}; think ${json.thinkSeconds} s`,
+    `Offered: ${offered.inTime} of ${offered.planned} planned arrivals in time (${pct(offered.inTime / Math.max(1, offered.planned))}), ${Math.max(0, offered.arrivals - offered.inTime)} late${offered.skipped ? `, ${offered.skipped} skipped at --max-vusers` : ''}; ${m.requests} requests measured in ${T} s after ${warmup ? `a ${warmup.seconds} s warm-up` : 'no warm-up'}`,
     columns([['operation', 'requests', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'outcomes'], ...opRows], true),
     '\nBy layer (each answer told apart by what it carries)',
     columns([['outcome', 'measured', 'first seen', 'answered by'], ...layerRows], true),
-    `limit met first: ${limitFirst ? `${limitFirst} at ${at(limitFirst)}` : 'none'}`,
+    `limit met first: ${limitFirst ? `${limitFirst} at ${first(limitFirst)}` : 'none'}`,
   ];
-  if (warmup) out.push(`warm-up (apart from the measurement; cold starts): ${warmup.requests} requests, ${percentiles(warmup)}`);
+  if (Object.keys(json.errors).length)
+    out.push(
+      `no answer, by error: ${Object.entries(json.errors)
+        .map(([code, n]) => `${code} ${n}`)
+        .join(', ')}`,
+    );
+  if (json.ramp) out.push("throttle-429 expected: a ramp is meant to reach the methods' buckets");
+  if (warmup)
+    out.push(
+      `warm-up (apart from the measurement; cold starts): ${warmup.requests} requests, p50 ${fmt(warmup.p50)} ms, p99 ${fmt(warmup.p99)} ms, max ${fmt(warmup.max)} ms`,
+    );
   if (steps.length > 1) {
     const stepRows = steps.map((p) => {
-      const perSecond = (n = 0) => (n / p.elapsed).toFixed(1);
-      const limits = list(p.outcomes).filter((text) => LIMITS.some((o) => text.startsWith(`${o} `)));
-      return [p.name, String(p.rate), perSecond(p.requests), perSecond(p.outcomes.ok?.requests), fmt(p.p99), limits.join(', ') || '-'];
+      const perSecond = (n = 0) => (n / p.seconds).toFixed(1);
+      const limits = list(counts(p.outcomes)).filter((text) => LIMITS.some((o) => text.startsWith(`${o} `)));
+      const admitted = p.requests - REFUSED.reduce((sum, o) => sum + (p.outcomes[o]?.requests ?? 0), 0);
+      return [
+        p.name,
+        String(p.rate),
+        perSecond(p.requests),
+        perSecond(admitted),
+        perSecond(p.outcomes.ok?.requests),
+        fmt(p.p99),
+        limits.join(', ') || '-',
+      ];
     });
     const crossed = steps.find((p) => (p.p99 ?? 0) > slo.p99Ms);
-    out.push('\nRamp', columns([['step', 'offered/s', 'sent/s', 'ok/s', 'p99 ms', 'limits met'], ...stepRows], true));
+    out.push('\nRamp', columns([['step', 'planned/s', 'sent/s', 'admitted/s', 'ok/s', 'p99 ms', 'limits met'], ...stepRows], true));
     out.push(
       `p99 ${crossed ? `crosses the SLO (${slo.p99Ms} ms) at ${crossed.name} (${crossed.rate} req/s offered)` : `stayed within the SLO (${slo.p99Ms} ms) at every step`}`,
     );
   }
-  if (model) out.push('', ...formatModel(json, seconds, model));
+  if (json.model) out.push('', ...formatModel(json, json.model));
   const checks = json.verdict.checks.map((c) => [c.name, c.target, c.actual, c.met ? 'met' : 'MISSED']);
-  out.push('\nSLO (measured requests)', columns([['check', 'target', 'actual', ''], ...checks], true));
+  out.push('\nChecks (measured requests)', columns([['check', 'target', 'actual', ''], ...checks], true));
   out.push(
     `pets created: ${json.createdPets} answered, named loadtest-${json.runId}-<n> (npm run loadtest:cleanup -- ${json.runId} finds all)`,
   );
   return `${out.join('\n')}\n`;
 }
 
-/** What each method admitted (answers past the edge and its bucket) against B + r × T, and the run's busiest window against each web ACL rule. */
-function formatModel(json: ResultJson, seconds: number, model: StageModel): string[] {
+/** Each method's offered and admitted rates against B + r × T, and the run's busiest window against each web ACL rule. */
+function formatModel(json: ResultJson, model: StageModel): string[] {
+  const T = json.measured.seconds;
   const rows = OPERATIONS.filter((op) => json.measured.operations[op]?.requests).map((op) => {
     const { method, rateLimit: r, burstLimit: b } = model.methods[op];
     const { requests = 0, outcomes = {} } = json.measured.operations[op] ?? {};
-    const refused = ['throttle-429', 'edge-429', 'edge-401'] as const;
-    const admitted = requests - refused.reduce((sum, o) => sum + (outcomes[o] ?? 0), 0);
-    const ceiling = b + r * seconds;
+    const admitted = requests - REFUSED.reduce((sum, o) => sum + (outcomes[o] ?? 0), 0);
+    const ceiling = b + r * T;
+    const peak = Math.max(...json.seconds.filter((s) => s.phase !== 'warm-up').map((s) => s.operations[op]?.requests ?? 0));
     return [
       op,
       method,
       String(r),
       String(b),
+      String(peak),
+      peak >= r ? 'yes' : 'no',
       String(admitted),
-      (admitted / seconds).toFixed(1),
+      (admitted / T).toFixed(1),
       ceiling.toFixed(0),
-      pct(admitted / ceiling),
-      String(outcomes['throttle-429'] ?? 0),
+      pct(admitted / Math.min(ceiling, Math.max(1, requests))),
     ];
   });
-  const counts = json.seconds.map((s) => s.requests);
+  const totals = json.seconds.map((s) => s.requests);
   const edge = json.seconds.some((s) => s.outcomes['edge-429']);
+  let declared = false;
   const rules = model.rateRules.map(({ name, limit, windowSeconds: w }) => {
-    const n = Math.max(0, ...counts.map((_, i) => counts.slice(i, i + w).reduce((a, b) => a + b, 0)));
+    const n = Math.max(0, ...totals.map((_, i) => totals.slice(i, i + w).reduce((a, b) => a + b, 0)));
+    declared ||= n > limit && !edge;
     const verdict = n <= limit ? 'within' : edge ? 'over: the edge answered 429' : 'over, with no edge 429: a source the web ACL exempts';
     return `  ${name}: ${limit} per ${w} s; this run's busiest ${w} s: ${n} (${verdict})`;
   });
   return [
     `Against the stage's limits (${model.source}; r and B from the capacity model)`,
-    columns([['operation', 'method', 'r/s', 'B', 'admitted', 'admitted/s', 'B + r×T', 'of it', 'gateway 429'], ...rows], true),
+    columns(
+      [['operation', 'method', 'r/s', 'B', 'peak sent/s', 'reached r', 'admitted', 'admitted/s', 'B + r×T', 'of what it could'], ...rows],
+      true,
+    ),
     "web ACL rate rules (one key and one address: this run's requests)",
     ...rules,
+    declared
+      ? 'This source is declared (loadTestSources): exempt from the per-client rules, so this run measures the stage, not what one client sees.'
+      : 'This source is not declared: the per-client rules apply, so this run rehearses what one client sees.',
     'Both layers are approximate and act late (AWS WAF counts over its window; API Gateway throttles best-effort): read these as targets.',
   ];
 }
 
-const percentiles = (s: { p50: number | null; p99: number | null; max: number | null }) =>
-  `p50 ${fmt(s.p50)} ms, p99 ${fmt(s.p99)} ms, max ${fmt(s.max)} ms`;
-const round = (ms: number): number | null => (Number.isNaN(ms) ? null : Math.round(ms * 10) / 10);
 const fmt = (ms: number | null | undefined): string => (ms === null || ms === undefined || Number.isNaN(ms) ? '-' : ms.toFixed(1));
 const pct = (fraction: number): string => `${(fraction * 100).toFixed(fraction < 0.001 && fraction > 0 ? 3 : 2)}%`;

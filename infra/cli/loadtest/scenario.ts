@@ -1,16 +1,32 @@
 /**
- * The load test's scenario, the one source of both the one-machine run (run.ts) and the Artillery
- * script that runs it on many generators (`--artillery FILE`): the operations and their requests,
- * the load's phases, the SLO.
+ * The load test's scenario, one Artillery script for one machine (`artillery run`) and for a fleet
+ * (`artillery run-fargate`): the flows and their mix, the arrival phases, the processor that puts
+ * each answer down to its layer (processor.ts) and the data file of payloads.
  */
 import { randomBytes } from 'node:crypto';
+import { operations } from '#lib/operations.ts';
 import type { StageName } from '../../cdk/stages.ts';
 
-export const OPERATIONS = ['list', 'get', 'create'] as const;
+/** The operations, by operationId, with their method and resource: the descriptors'. */
+export const OPERATIONS = operations.map((o) => o.operationId);
 export type Operation = (typeof OPERATIONS)[number];
-export type Mix = Readonly<Record<Operation, number>>;
-export const STATUSES = ['available', 'pending', 'sold'] as const;
-export const CATEGORY_IDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const;
+const route = (id: Operation) => operations.find((o) => o.operationId === id) as (typeof operations)[number];
+
+/** What a virtual user does: each step an operation (its path under the base URL, with Artillery's templates) or a pause. */
+export const FLOWS = {
+  /** A first page. */
+  browse: [['listPets', '/pets?limit=20']],
+  /** A status's listing, then its next page by the `Link` cursor (when there is one). */
+  walk: [['listPets', '/pets?limit=20&status={{ status }}'], 'think', ['listPets', '{{ next }}']],
+  /** A page, then one pet of it at random. */
+  read: [['listPets', '/pets?limit=20'], 'think', ['getPet', '/pets/{{ id }}']],
+  /** A new pet from the data file, then that pet. */
+  adopt: [['createPet', '/pets'], 'think', ['getPet', '/pets/{{ id }}']],
+} as const satisfies Record<string, readonly (readonly [Operation, string] | 'think')[]>;
+export type Flow = keyof typeof FLOWS;
+export type Mix = Readonly<Record<Flow, number>>;
+/** Requests a flow makes when every step has what it needs. */
+export const flowRequests = (flow: Flow) => FLOWS[flow].filter((s) => s !== 'think').length;
 
 /** A run, as the command line gives it (options.ts). */
 export interface LoadTestOptions {
@@ -20,19 +36,21 @@ export interface LoadTestOptions {
   /** Seconds measured (a ramp's steps share them), after `warmupSeconds`. */
   readonly durationSeconds: number;
   readonly warmupSeconds: number;
-  readonly connections: number;
   readonly mix: Mix;
-  /** Requests per second; undefined: as fast as the connections go. */
-  readonly rate: number | undefined;
+  /** Requests per second the whole run offers (a ramp: each step's). */
+  readonly rate: number;
   readonly ramp: { readonly start: number; readonly end: number; readonly steps: number } | undefined;
+  readonly thinkSeconds: number;
+  /** Virtual users one generator may hold at once; past it, arrivals are skipped (and counted as not sent). */
+  readonly maxVusers: number | undefined;
+  /** A fleet's generators, each offering its share (the run is written, not run); undefined: this machine. */
+  readonly workers: number | undefined;
   readonly timeoutSeconds: number;
   readonly slo: { readonly p99Ms: number; readonly errorRate: number; readonly expected4xx: readonly number[] };
   readonly outDir: string;
   readonly stage: StageName | undefined;
-  /** Write the scenario as an Artillery script to this file instead of running it. */
-  readonly artillery: string | undefined;
+  readonly cloudAssembly: string | undefined;
 }
-export type Slo = LoadTestOptions['slo'];
 
 /** Every pet a run creates is named `loadtest-<runId>-<n>`; a run id is 8 random hex digits. */
 export const PET_NAME_PREFIX = 'loadtest-';
@@ -44,18 +62,7 @@ export function runPetName(runId: string): RegExp {
   return new RegExp(`^${PET_NAME_PREFIX}${runId}-[1-9][0-9]*$`);
 }
 
-/** The variable parts of a request: values (run.ts) or Artillery templates. `status` empty: no filter. */
-type Values = Readonly<Record<'id' | 'status' | 'n' | 'categoryId', string>>;
-
-/** Each operation's request under the base URL; a `list` filters by status one time in three. */
-export function request(op: Operation, runId: string, v: Values): { method: 'GET' | 'POST'; path: string; body?: string } {
-  if (op === 'list') return { method: 'GET', path: `/pets?limit=20${v.status ? `&status=${v.status}` : ''}` };
-  if (op === 'get') return { method: 'GET', path: `/pets/${v.id}` };
-  const name = `${PET_NAME_PREFIX}${runId}-${v.n}`;
-  return { method: 'POST', path: '/pets', body: `{"name":"${name}","categoryId":${v.categoryId},"status":"${v.status}"}` };
-}
-
-/** The warm-up (measured apart), then one phase at a rate (undefined: as fast as the connections go), or the ramp's steps. */
+/** The warm-up (measured apart), then one phase at the rate, or the ramp's steps; rates in requests per second. */
 export function phases(o: Pick<LoadTestOptions, 'warmupSeconds' | 'durationSeconds' | 'rate' | 'ramp'>) {
   const first = o.ramp?.start ?? o.rate;
   const warm = o.warmupSeconds > 0 ? [{ name: 'warm-up', seconds: o.warmupSeconds, rate: first, warmup: true }] : [];
@@ -65,44 +72,78 @@ export function phases(o: Pick<LoadTestOptions, 'warmupSeconds' | 'durationSecon
   const rate = (i: number) => Math.round(start + ((end - start) * i) / Math.max(1, steps - 1));
   return [...warm, ...Array.from({ length: steps }, (_, i) => ({ name: `step ${i + 1}`, seconds, rate: rate(i), warmup: false }))];
 }
-export type Phase = ReturnType<typeof phases>[number];
+
+/** Requests per arrival: the flows' lengths weighted by the mix. */
+export function requestsPerArrival(mix: Mix): number {
+  const flows = Object.keys(FLOWS) as Flow[];
+  return flows.reduce((sum, f) => sum + mix[f] * flowRequests(f), 0) / flows.reduce((sum, f) => sum + mix[f], 0);
+}
+
+/** What the report needs of the plan, kept in the script (Artillery ignores it) for `loadtest:report`. */
+export type Plan = ReturnType<typeof plan>;
+export function plan(o: LoadTestOptions, runId: string) {
+  const { baseUrl, mix, slo, thinkSeconds, ramp, stage } = o;
+  const workers = o.workers ?? 1;
+  // Each worker's arrivals in a phase, a whole number spread evenly over it (Artillery's arrivalCount).
+  const all = phases(o).map((p) => ({ ...p, arrivals: Math.round(((p.rate / requestsPerArrival(mix)) * p.seconds) / workers) }));
+  return { runId, target: baseUrl.href, mix, workers, slo, thinkSeconds, ramp: ramp !== undefined, stage: stage ?? null, phases: all };
+}
 
 /**
- * The same scenario as an Artillery script (JSON, which Artillery reads as it reads YAML). A virtual
- * user makes one operation; a `get` lists first to learn an id (no pet listed: no get), so arrivals
- * are the rate ÷ (1 + the share of gets). Each worker reads the key from $PETSTORE_API_KEY.
+ * The scenario as an Artillery script (JSON, which Artillery reads as YAML). Each worker offers
+ * `rate ÷ workers` and reads the key from its own $PETSTORE_API_KEY; the processor and the payload
+ * file sit beside the script.
  */
-export function artilleryScript(o: LoadTestOptions, runId: string): object {
-  const total = OPERATIONS.reduce((sum, op) => sum + o.mix[op], 0);
+export function artilleryScript(o: LoadTestOptions, runId: string) {
   const headers = { Authorization: 'Bearer {{ $env.PETSTORE_API_KEY }}', 'User-Agent': `petstore-loadtest/${runId}` };
-  const step = (op: Operation, status: string, capture?: object) => {
-    const r = request(op, runId, { id: '{{ id }}', status, n: '{{ $randomNumber(1, 999999999) }}', categoryId: '{{ categoryId }}' });
-    const body = r.body ? { body: r.body, headers: { ...headers, 'Content-Type': 'application/json' } } : { headers };
-    return { [r.method.toLowerCase()]: { url: r.path, name: op, ...body, ...capture } };
+  const step = (s: (typeof FLOWS)[Flow][number]) => {
+    if (s === 'think') return { think: o.thinkSeconds };
+    const [op, url] = s;
+    const { method } = route(op);
+    const body =
+      op === 'createPet'
+        ? { body: `{"name":"${PET_NAME_PREFIX}${runId}-{{ n }}","categoryId":{{ categoryId }},"status":"{{ status }}"}` }
+        : {};
+    const needs = /\{\{ (id|next) \}\}/.exec(url)?.[1];
+    const contentType = op === 'createPet' ? { 'Content-Type': 'application/json' } : {};
+    return {
+      [method.toLowerCase()]: {
+        url,
+        name: op,
+        followRedirect: false,
+        headers: { ...headers, ...contentType },
+        ...body,
+        ...(needs ? { ifTrue: needs } : {}),
+      },
+    };
   };
-  const scenarios = [
-    { name: 'list', weight: 2 * o.mix.list, flow: [step('list', '')] },
-    { name: 'list by status', weight: o.mix.list, flow: [step('list', '{{ status }}')] },
-    {
-      name: 'get',
-      weight: 3 * o.mix.get,
-      flow: [step('list', '', { capture: { json: '$[0].id', as: 'id', strict: false } }), step('get', '', { ifTrue: 'id' })],
-    },
-    { name: 'create', weight: 3 * o.mix.create, flow: [step('create', '{{ status }}')] },
-  ];
+  const info = plan(o, runId);
   return {
     config: {
       target: o.baseUrl.href,
-      phases: phases(o).map((p) => ({
+      processor: './processor.cjs',
+      payload: { path: './pets.csv', fields: ['categoryId', 'status'], order: 'random', skipHeader: true },
+      phases: info.phases.map((p) => ({
         name: p.name,
         duration: p.seconds,
-        arrivalRate: Math.max(1, Math.round((p.rate ?? 1) / (1 + o.mix.get / total))),
+        arrivalCount: p.arrivals,
+        ...(o.maxVusers ? { maxVusers: o.maxVusers } : {}),
       })),
       http: { timeout: o.timeoutSeconds },
-      variables: { status: STATUSES, categoryId: CATEGORY_IDS },
-      ensure: { thresholds: [{ 'http.response_time.p99': o.slo.p99Ms }], maxErrorRate: o.slo.errorRate * 100 },
-      plugins: { ensure: {}, 'metrics-by-endpoint': { useOnlyRequestNames: true } },
+      // The processor's view of the phases: when each ends (seconds from a worker's first arrival), which is the warm-up.
+      variables: { ltPhases: JSON.stringify(info.phases.map((p) => [p.seconds, p.warmup])), ltOrigin: o.baseUrl.origin },
+      petstore: info,
     },
-    scenarios: scenarios.filter((s) => s.weight > 0).map((s) => ({ ...s, weight: Math.max(1, Math.round(s.weight)) })),
+    scenarios: (Object.keys(FLOWS) as Flow[])
+      .filter((f) => o.mix[f] > 0)
+      .map((f) => ({
+        name: f,
+        weight: o.mix[f],
+        beforeScenario: 'arrive',
+        beforeRequest: 'stamp',
+        afterResponse: 'answered',
+        onError: 'failed',
+        flow: FLOWS[f].map(step),
+      })),
   };
 }

@@ -1,10 +1,11 @@
 /**
  * docs/performance.md "Load testing" as a load tester walks it, on one machine: its local-mode block,
- * command by command, against local mode serving the staging template with this machine declared as
- * a load-test source. `npm run synth -- -c …` is the template synthesized with that context value;
- * `npm run start:synth -- --no-synth` the local API serving it with the stage's throttling (from the
- * handler sources). The ramp is shortened unless UPDATE_EXAMPLE=1, which runs it as written and
- * rewrites docs/loadtest-example.{svg,json,txt}, the chart and report the section shows.
+ * command by command, against local mode serving the staging template's bundles with this machine
+ * declared as a load-test source. `npm run synth -- -c …` is `cdk synth` with that context value
+ * (into a folder of the test's, which the run's --stage then reads with --cloud-assembly);
+ * `npm run start:synth -- --no-synth` the local API serving its bundles with the stage's throttling.
+ * The ramp is shortened unless UPDATE_EXAMPLE=1, which runs it as written and rewrites
+ * docs/loadtest-example.{html,json,txt}, the report the section links.
  */
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,8 +14,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '#lib/auth/api-keys.ts';
 import type { ResultJson } from '../../infra/cli/loadtest/report.ts';
-import { REPO_ROOT, synthesizeStageTemplate } from '../../infra/local/cloud-assembly.ts';
-import type { CfnTemplate } from '../../infra/local/gateway/template.ts';
+import { runInGroup } from '../../infra/cli/child-processes.ts';
+import { REPO_ROOT } from '../../infra/local/cloud-assembly.ts';
 import { type LocalStack, startLocalStack } from '../../infra/local/local-stack.ts';
 
 const UPDATE = process.env.UPDATE_EXAMPLE === '1';
@@ -33,6 +34,7 @@ const commands = (local ?? '')
   .filter((words) => words[0] === 'npm');
 const scripts = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
 const scratch = mkdtempSync(path.join(tmpdir(), 'loadtest-journey-'));
+const assembly = path.join(scratch, 'cdk.out');
 const apiKey = generateApiKey();
 let stack: LocalStack | undefined;
 
@@ -62,44 +64,58 @@ describe('the load-testing journey of docs/performance.md, in local mode', () =>
       'npm run loadtest',
       'npm run loadtest:cleanup',
       'npm run loadtest:cleanup',
-      'npm run loadtest',
     ]);
-    let template: CfnTemplate | undefined;
     let runId = '';
     let created = 0;
     for (const words of commands) {
       const line = words.join(' ');
       if (words[2] === 'synth') {
-        const [key, value] = (words[words.indexOf('-c') + 1] ?? '').split('=');
-        template = await synthesizeStageTemplate('staging', { [key as string]: value });
+        const cdk = path.join(REPO_ROOT, 'node_modules/.bin/cdk');
+        const context = ['-c', words[words.indexOf('-c') + 1] as string];
+        const synth = await runInGroup(cdk, ['synth', '--quiet', '--exclusively', '--output', assembly, ...context, 'PetStore-staging'], {
+          cwd: REPO_ROOT,
+        });
+        expect(synth.status, synth.stderr).toBe(0);
       } else if (words[2] === 'start:synth') {
-        stack = await startLocalStack({ port: 0, dataDir: scratch, template, throttling: true, apiKey });
+        stack = await startLocalStack({
+          port: 0,
+          dataDir: scratch,
+          cloudAssembly: assembly,
+          throttling: true,
+          apiKey,
+          onFunctionOutput: () => {},
+        });
       } else {
         const at = (flag: string, value: string) => words.splice(words.indexOf(flag) + 1, 1, value);
         at('--base-url', stack?.url as string);
-        if (words.includes('--artillery')) at('--artillery', path.join(scratch, 'loadtest.json'));
-        else if (words[2] === 'loadtest' && !UPDATE) at('--warmup', '1') && at('--duration', '6');
+        if (words[2] === 'loadtest') words.push('--cloud-assembly', assembly);
+        if (words[2] === 'loadtest' && !UPDATE) at('--warmup', '2') && at('--duration', '12');
         const run = await npmRun(words.map((w) => (w === '<runId>' ? runId : w)));
-        expect(run.code, `${line}\n${run.stdout}${run.stderr}`).toBe(0);
-        if (words.includes('--artillery')) {
-          expect(JSON.parse(readFileSync(path.join(scratch, 'loadtest.json'), 'utf8')).config.phases).toHaveLength(6);
-        } else if (words[2] === 'loadtest') {
+        if (words[2] === 'loadtest') {
+          // A busy machine may miss the p99 check; the report is whole either way.
+          expect([0, 1], `${line}\n${run.stdout}${run.stderr}`).toContain(run.code);
           runId = /load test ([0-9a-f]{8})/.exec(run.stdout)?.[1] as string;
-          const json = JSON.parse(readFileSync(path.join(scratch, '.loadtest', `${runId}.json`), 'utf8')) as ResultJson;
+          const folder = path.join(scratch, '.loadtest', runId);
+          const json = JSON.parse(readFileSync(path.join(folder, 'result.json'), 'utf8')) as ResultJson;
           created = json.createdPets;
           // This machine is declared: WAF's per-address and per-key rules count none of it.
           expect(json.seconds.some((s) => s.outcomes['edge-429'])).toBe(false);
+          expect(run.stdout).toContain('This source is declared');
           expect(json.phases.map((p) => p.name)).toEqual(['warm-up', ...[1, 2, 3, 4, 5, 6].map((n) => `step ${n}`)]);
+          expect(json.offered.arrivals).toBe(json.offered.planned);
           expect(run.stdout).toMatch(/^By layer/m);
-          expect(run.stdout).toMatch(/^Against the stage's limits/m);
-          expect(run.stdout).toMatch(/^list\s+GET \/pets\s+\d+\s+\d+\s+\d+/m);
+          // The ramp reaches the modelled rate of the method it aims at, and meets its bucket.
+          expect(run.stdout).toMatch(/^listPets\s+GET \/pets\s+50\s+100\s+\d+\s+yes/m);
           expect(run.stdout).toMatch(/p99 (crosses|stayed within) the SLO/);
           if (UPDATE) {
-            copyFileSync(path.join(scratch, '.loadtest', `${runId}.svg`), path.join(REPO_ROOT, 'docs/loadtest-example.svg'));
-            copyFileSync(path.join(scratch, '.loadtest', `${runId}.json`), path.join(REPO_ROOT, 'docs/loadtest-example.json'));
+            copyFileSync(path.join(folder, 'report.html'), path.join(REPO_ROOT, 'docs/loadtest-example.html'));
+            copyFileSync(path.join(folder, 'result.json'), path.join(REPO_ROOT, 'docs/loadtest-example.json'));
             writeFileSync(path.join(REPO_ROOT, 'docs/loadtest-example.txt'), run.stdout);
           }
-        } else if (words.includes('--delete')) {
+          continue;
+        }
+        expect(run.code, `${line}\n${run.stdout}${run.stderr}`).toBe(0);
+        if (words.includes('--delete')) {
           expect(run.stdout).toMatch(new RegExp(`^Deleted (\\d+) pets of run ${runId}\\.$`, 'm'));
           expect((await npmRun(['npm', 'run', 'loadtest:cleanup', '--', runId])).stdout).toContain(`0 pets of run ${runId}`);
         } else {
