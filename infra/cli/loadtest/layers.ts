@@ -10,6 +10,7 @@ import { REQUEST_ID_HEADER } from '#lib/http/request-line.ts';
 export const OUTCOMES = {
   ok: ['function: 2xx', '#2e7d32'],
   'edge-401': ['edge (WAF): 401 without X-Request-Id, a malformed key', '#8e24aa'],
+  'edge-403': ["edge (WAF): 403 without X-Request-Id, a blocked source (automatic or an operator's)", '#4a148c'],
   'edge-429': ['edge (WAF): 429 without X-Request-Id, a per-key or per-address rate rule (Retry-After: 60)', '#d81b60'],
   'throttle-429': ["gateway: 429 with X-Request-Id, the method's token bucket (Retry-After: 1)", '#f57c00'],
   'lambda-503': ['gateway: 503 with its integration-failure message, the function could not run (its concurrency)', '#6d4c41'],
@@ -22,12 +23,19 @@ export const OUTCOMES = {
 } as const;
 export type Outcome = keyof typeof OUTCOMES;
 /** The outcomes that are a limit being met, in the order of the request path. */
-export const LIMITS = ['edge-429', 'throttle-429', 'lambda-503', 'store-503', 'timeout-504'] as const satisfies readonly Outcome[];
+export const LIMITS = [
+  'edge-403',
+  'edge-429',
+  'throttle-429',
+  'lambda-503',
+  'store-503',
+  'timeout-504',
+] as const satisfies readonly Outcome[];
 
 export function classify(status: number, headers: Readonly<Record<string, unknown>>, body: string): Outcome {
   if (status >= 200 && status < 300) return 'ok';
   const stage = Object.keys(headers).some((name) => name.toLowerCase() === REQUEST_ID_HEADER.toLowerCase());
-  if (!stage && (status === 401 || status === 429)) return status === 401 ? 'edge-401' : 'edge-429';
+  if (!stage && (status === 401 || status === 403 || status === 429)) return `edge-${status}` as Outcome;
   if (status === 429) return 'throttle-429';
   if (status === 503) return body.includes(JSON.stringify(GATEWAY_RESPONSES.INTEGRATION_FAILURE.message)) ? 'lambda-503' : 'store-503';
   if (status === 504) return 'timeout-504';
