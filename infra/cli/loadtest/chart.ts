@@ -4,13 +4,12 @@
  * method's modelled rate r; p50, p95 and p99 per second against the SLO; the phases marked), then
  * the text report's tables.
  */
-import { OUTCOMES, type Outcome } from './layers.ts';
+import { OUTCOMES, type Outcome, REFUSED } from './layers.ts';
 import { formatReport, type ResultJson } from './report.ts';
 
 const [W, H, LEFT, PLOT] = [960, 570, 70, 710];
 const TOP = { y: 50, h: 220 };
 const LOW = { y: 330, h: 200 };
-const REFUSED: readonly Outcome[] = ['throttle-429', 'edge-429', 'edge-401'];
 
 /** An element; numbers to one decimal. */
 const tag = (name: string, attrs: Record<string, string | number>, body = '') =>

@@ -32,6 +32,9 @@ export const LIMITS = [
   'timeout-504',
 ] as const satisfies readonly Outcome[];
 
+/** The outcomes that refuse a request before a function runs: the edge's and the gateway's throttle. */
+export const REFUSED: readonly Outcome[] = ['throttle-429', 'edge-429', 'edge-403', 'edge-401'];
+
 export function classify(status: number, headers: Readonly<Record<string, unknown>>, body: string): Outcome {
   if (status >= 200 && status < 300) return 'ok';
   const stage = Object.keys(headers).some((name) => name.toLowerCase() === REQUEST_ID_HEADER.toLowerCase());

@@ -5,7 +5,7 @@
  * against the stage's limits, and the checks; all of it per second as JSON, which the chart draws.
  */
 import { table as columns } from '../command-line.ts';
-import { LIMITS, OUTCOMES, type Outcome } from './layers.ts';
+import { LIMITS, OUTCOMES, type Outcome, REFUSED } from './layers.ts';
 import type { StageModel } from './model.ts';
 import { FLOWS, OPERATIONS, type Plan } from './scenario.ts';
 
@@ -19,8 +19,7 @@ export interface ArtilleryResults {
 }
 
 const SERVER_ERRORS: readonly Outcome[] = ['lambda-503', 'store-503', 'timeout-504', '5xx', 'network', 'timeout'];
-const STATUS_OF: Partial<Record<Outcome, number>> = { 'edge-401': 401, 'edge-429': 429, 'throttle-429': 429, '4xx': 0 };
-const REFUSED: readonly Outcome[] = ['throttle-429', 'edge-429', 'edge-401'];
+const STATUS_OF: Partial<Record<Outcome, number>> = { 'edge-401': 401, 'edge-403': 403, 'edge-429': 429, 'throttle-429': 429, '4xx': 0 };
 /** A run offered its plan when it sent this share of the planned arrivals. */
 const OFFERED = 0.99;
 
