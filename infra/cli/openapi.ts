@@ -1,19 +1,19 @@
 /**
  * `npm run openapi`: writes `openapi.json` at the repository root from the zod schemas and the
- * route table (lib/openapi/document.ts), and says how it differs from the released contract
+ * route table (infra/openapi/document.ts), and says how it differs from the released contract
  * (docs/openapi-released.json). `--check` writes nothing and fails when the committed file differs
  * from a fresh generation. `--release` makes the generated document the released one: it refuses a
  * change that breaks v1, needs the new version's section in docs/CHANGELOG.md, and moves
- * `API_VERSION` (lib/openapi/contract.ts), `openapi.json` and the snapshot together.
+ * `API_VERSION` (infra/openapi/contract.ts), `openapi.json` and the snapshot together.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { buildOpenApiDocument, serializeOpenApiDocument } from '#lib/openapi/document.ts';
+import { buildOpenApiDocument, serializeOpenApiDocument } from '../openapi/document.ts';
 import { parseCommandLine } from './command-line.ts';
 import { CHANGELOG_FILE, compareWithReleased, RELEASED_FILE, readReleased, summarise } from './openapi-compat.ts';
 
 const OPENAPI_FILE = fileURLToPath(new URL('../../openapi.json', import.meta.url));
-const CONTRACT_FILE = fileURLToPath(new URL('../../lib/openapi/contract.ts', import.meta.url));
+const CONTRACT_FILE = fileURLToPath(new URL('../openapi/contract.ts', import.meta.url));
 
 const USAGE =
   'usage: npm run openapi [-- --check | --release]\n' +
@@ -52,7 +52,7 @@ if (options.check) {
   const declaration = `export const API_VERSION = '${releasedVersion}';`;
   if (contract.split(declaration).length !== 2) {
     process.stderr.write(
-      `lib/openapi/contract.ts does not declare ${declaration}: info.version must equal the released one before a release\n`,
+      `infra/openapi/contract.ts does not declare ${declaration}: info.version must equal the released one before a release\n`,
     );
     process.exit(1);
   }
@@ -61,7 +61,7 @@ if (options.check) {
   await writeFile(OPENAPI_FILE, released);
   await writeFile(RELEASED_FILE, released);
   process.stdout.write(
-    `released ${nextVersion} (was ${releasedVersion}): lib/openapi/contract.ts, openapi.json and docs/openapi-released.json\n`,
+    `released ${nextVersion} (was ${releasedVersion}): infra/openapi/contract.ts, openapi.json and docs/openapi-released.json\n`,
   );
 } else {
   await writeFile(OPENAPI_FILE, text);

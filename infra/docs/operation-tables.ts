@@ -3,8 +3,8 @@
  * summary of the interface and docs/scaling.md's DynamoDB access of each operation.
  */
 import { API_BASE_PATH } from '#lib/http/urls.ts';
-import { buildOpenApiDocument } from '#lib/openapi/document.ts';
-import type { ParameterObject, ResponseObject } from '#lib/openapi/types.ts';
+import { buildOpenApiDocument } from '../openapi/document.ts';
+import type { ParameterObject, ResponseObject } from '../openapi/types.ts';
 import { type ApiOperation, operations } from '#lib/operations.ts';
 import { grantsOf } from '#lib/operations/operation.ts';
 import { table } from './stage-tables.ts';

@@ -8,7 +8,7 @@
  * function lists the routes (lib/http/gateway-errors.ts), and its bundle stays free of zod.
  */
 import type { ErrorCode } from '../http/errors.ts';
-import type { ComponentId, HeaderSchemaId, ParameterSchemaId } from '../openapi/schemas.ts';
+import type { ComponentId, HeaderSchemaId, ParameterSchemaId } from '../../infra/openapi/schemas.ts';
 import { apiKeysTable } from '../store/tables.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
@@ -51,14 +51,14 @@ export function grantsOf(operation: Operation): string[] {
   ]);
 }
 
-/** A request header parameter: its name and schema are the header schema's (lib/openapi/schemas.ts). */
+/** A request header parameter: its name and schema are the header schema's (infra/openapi/schemas.ts). */
 export interface RequestHeader {
   readonly schema: HeaderSchemaId;
   readonly description: string;
   readonly required: boolean;
 }
 
-/** The response headers the contract describes, by id: lib/openapi/contract.ts defines each one. */
+/** The response headers the contract describes, by id: infra/openapi/contract.ts defines each one. */
 export type HeaderId =
   | 'XRequestId'
   | 'Vary'

@@ -33,7 +33,7 @@ import { generateApiKey } from '#lib/auth/api-keys.ts';
 import { deprecationHeaders } from '#lib/http/deprecation.ts';
 import { GATEWAY_MAX_BODY_BYTES } from '#lib/http/gateway-errors.ts';
 import { getPet } from '#lib/operations/get-pet.ts';
-import { openApiMappingTemplate } from '#lib/openapi/serve.ts';
+import { openApiMappingTemplate } from '../../infra/openapi/serve.ts';
 import { functionIds } from '#lib/operations.ts';
 import { API_BASE_PATH, allowedMethods, resources, routes } from '#lib/routes.ts';
 import { DOCS_THROTTLED_METHODS, stageCapacity } from '../../infra/cdk/capacity.ts';

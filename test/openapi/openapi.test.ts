@@ -23,7 +23,7 @@ import {
   GATEWAY_RESPONSE_COMPONENTS,
   HEADERS,
   type HeaderDefinition,
-} from '#lib/openapi/contract.ts';
+} from '../../infra/openapi/contract.ts';
 import { ERROR_CODES } from '#lib/http/errors.ts';
 import { idempotencyKey } from '#lib/http/idempotency-key.ts';
 import {
@@ -34,8 +34,8 @@ import {
   type Reference,
   type ResponseObject,
   serializeOpenApiDocument,
-} from '#lib/openapi/document.ts';
-import { MAPPING_TEMPLATE_MAX_BYTES, openApiMappingTemplate } from '#lib/openapi/serve.ts';
+} from '../../infra/openapi/document.ts';
+import { MAPPING_TEMPLATE_MAX_BYTES, openApiMappingTemplate } from '../../infra/openapi/serve.ts';
 import { functionIds, operations } from '#lib/operations.ts';
 import { API_BASE_PATH } from '#lib/routes.ts';
 import { getPet } from '#lib/operations/get-pet.ts';

@@ -21,7 +21,7 @@ import { CORPUS, type CorpusCase, type Json } from './compat-corpus.ts';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SUITES = ['test/openapi/openapi.test.ts', 'test/openapi/compat.test.ts', 'test/openapi/compat-corpus.test.ts'];
 /** What a release writes. */
-const RELEASED_FILES = ['openapi.json', 'lib/openapi/contract.ts', 'docs/openapi-released.json'];
+const RELEASED_FILES = ['openapi.json', 'infra/openapi/contract.ts', 'docs/openapi-released.json'];
 const [edited] = operations;
 if (!edited) throw new Error('the API has no operation');
 const DESCRIPTOR = `lib/operations/${edited.functionId}.ts`;
@@ -135,7 +135,7 @@ describe('npm run openapi -- --release, on a copy of the repository', () => {
     expect(second.status, second.stderr).toBe(0);
     expect(await releasedVersion()).toBe(minor);
     expect(JSON.parse(await read('openapi.json')).info.version).toBe(minor);
-    expect(await read('lib/openapi/contract.ts')).toContain(`export const API_VERSION = '${minor}';`);
+    expect(await read('infra/openapi/contract.ts')).toContain(`export const API_VERSION = '${minor}';`);
 
     // The copy's own suites, on its own vitest configuration (vitest's variables would make it a worker of this run).
     const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST')));

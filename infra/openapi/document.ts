@@ -4,11 +4,11 @@
  * says (the info, servers, parameter and error descriptions, headers) from contract.ts. The
  * committed `openapi.json` is this object, written by `npm run openapi`; a test keeps the two equal.
  */
-import { ERROR_CODES, type ErrorBody, type ErrorCode } from '../http/errors.ts';
-import { JSON_CONTENT_TYPE } from '../http/response.ts';
-import { mapValues } from '../map-values.ts';
-import { operations as apiOperations } from '../operations.ts';
-import type { HeaderId, HttpMethod, Operation } from '../operations/operation.ts';
+import { ERROR_CODES, type ErrorBody, type ErrorCode } from '#lib/http/errors.ts';
+import { JSON_CONTENT_TYPE } from '#lib/http/response.ts';
+import { mapValues } from '#lib/map-values.ts';
+import { operations as apiOperations } from '#lib/operations.ts';
+import type { HeaderId, HttpMethod, Operation } from '#lib/operations/operation.ts';
 import {
   DEPRECATION_HEADERS,
   EDGE_MADE_STATUSES,

@@ -5,10 +5,10 @@
  * interface (lib/http/errors.ts) and which is checked below to stay the same type.
  */
 import * as z from 'zod/mini';
-import { NewPet, Pet, Pets, PetStatus } from '../domain/pet.ts';
-import { IdempotencyKeyHeader, ListPetsQuery, PetIdPath } from '../domain/requests.ts';
-import { IDEMPOTENCY_KEY_HEADER } from '../http/idempotency-key.ts';
-import { ERROR_CODES, type ErrorBody as ErrorBodyType, type ErrorCode as ErrorCodeType } from '../http/errors.ts';
+import { NewPet, Pet, Pets, PetStatus } from '#lib/domain/pet.ts';
+import { IdempotencyKeyHeader, ListPetsQuery, PetIdPath } from '#lib/domain/requests.ts';
+import { IDEMPOTENCY_KEY_HEADER } from '#lib/http/idempotency-key.ts';
+import { ERROR_CODES, type ErrorBody as ErrorBodyType, type ErrorCode as ErrorCodeType } from '#lib/http/errors.ts';
 
 export const ERROR_CODE_VALUES = Object.keys(ERROR_CODES) as [ErrorCodeType, ...ErrorCodeType[]];
 

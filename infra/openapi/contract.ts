@@ -6,19 +6,19 @@
  * description and schema). The builder (document.ts) turns this, the operation descriptors and the
  * zod schemas into the document.
  */
-import { LIST_LIMIT, type Pet } from '../domain/pet.ts';
-import { BEARER_CHALLENGE } from '../http/bearer-auth.ts';
-import { encodeCursor } from '../http/cursor.ts';
-import { REQUEST_ID_HEADER } from '../http/request-line.ts';
-import { DEPRECATED_SINCE } from '../http/deprecation.ts';
-import type { ErrorCode } from '../http/errors.ts';
-import { methodNotAllowedMessage, NOT_FOUND_MESSAGE } from '../http/gateway-errors.ts';
-import { MAX_BODY_BYTES, MAX_BODY_SIZE } from '../http/json-body.ts';
-import { operations } from '../operations.ts';
-import type { HeaderId } from '../operations/operation.ts';
-import { API_BASE_PATH, allowedMethods, OPENAPI_DOCUMENT_PATH, resources } from '../routes.ts';
-import { type StageName, stackName } from '../stage-names.ts';
-import { REFERENCE_PAGE_PATH } from './reference-page.ts';
+import { LIST_LIMIT, type Pet } from '#lib/domain/pet.ts';
+import { BEARER_CHALLENGE } from '#lib/http/bearer-auth.ts';
+import { encodeCursor } from '#lib/http/cursor.ts';
+import { REQUEST_ID_HEADER } from '#lib/http/request-line.ts';
+import { DEPRECATED_SINCE } from '#lib/http/deprecation.ts';
+import type { ErrorCode } from '#lib/http/errors.ts';
+import { methodNotAllowedMessage, NOT_FOUND_MESSAGE } from '#lib/http/gateway-errors.ts';
+import { MAX_BODY_BYTES, MAX_BODY_SIZE } from '#lib/http/json-body.ts';
+import { operations } from '#lib/operations.ts';
+import type { HeaderId } from '#lib/operations/operation.ts';
+import { API_BASE_PATH, allowedMethods, OPENAPI_DOCUMENT_PATH, resources } from '#lib/routes.ts';
+import { type StageName, stackName } from '#lib/stage-names.ts';
+import { REFERENCE_PAGE_PATH } from '#lib/openapi/reference-page.ts';
 import type { JsonSchema } from './schemas.ts';
 import {
   GATEWAY_RESPONSES_EXTENSION,
