@@ -4,23 +4,22 @@
  * says (the info, servers, parameter and error descriptions, headers) from contract.ts. The
  * committed `openapi.json` is this object, written by `npm run openapi`; a test keeps the two equal.
  */
-import { ERROR_CODES, type ErrorBody, type ErrorCode } from '#lib/http/errors.ts';
+import { ERRORS, type ErrorBody, type ErrorCode } from '#lib/http/errors.ts';
 import { JSON_CONTENT_TYPE } from '#lib/http/response.ts';
 import { mapValues } from '#lib/map-values.ts';
 import { operations as apiOperations } from '#lib/operations.ts';
-import type { HeaderId, HttpMethod, Operation } from '#lib/operations/operation.ts';
+import { errorsOf, type HttpMethod, type Operation } from '#lib/operations/operation.ts';
 import {
   DEPRECATION_HEADERS,
   EDGE_MADE_STATUSES,
-  ERROR_DESCRIPTIONS,
-  ERROR_HEADERS,
+  errorDescription,
   EVERY_ANSWER_HEADERS,
-  EVERY_OPERATION_ERRORS,
   EXAMPLE_PET,
   GATEWAY_MADE_STATUSES,
   GATEWAY_RESPONSE_COMPONENTS,
   HEADERS,
   type HeaderDefinition,
+  headerDefinition,
   INFO,
   type HeaderUse,
   OPENAPI_VERSION,
@@ -60,7 +59,7 @@ function responseHeaders(uses: readonly HeaderUse[]): Record<string, HeaderObjec
   return Object.fromEntries(
     [...EVERY_ANSWER_HEADERS, ...uses].map((use) => {
       const id = typeof use === 'string' ? use : use.id;
-      const header: HeaderDefinition = HEADERS[id];
+      const header = headerDefinition(id);
       const optional = !header.required || typeof use !== 'string';
       return [header.name, optional ? { ...headerObject(header), required: false } : { $ref: `#/components/headers/${id}` }];
     }),
@@ -88,9 +87,9 @@ const jsonContent = (schema: JsonSchema, example: unknown): Record<string, Media
 });
 
 /** An Error body of `code`, whose message is its meaning in the response (`description`: "`code`: meaning"). */
-function errorExample(code: ErrorCode, description = ERROR_DESCRIPTIONS[code]): ErrorBody {
+function errorExample(code: ErrorCode, description = errorDescription(code)): ErrorBody {
   const meaning = description.replace(/^`[a-z_]+`: /, '');
-  return { code, message: meaning.charAt(0).toUpperCase() + meaning.slice(1), status: ERROR_CODES[code] };
+  return { code, message: meaning.charAt(0).toUpperCase() + meaning.slice(1), status: ERRORS[code].status };
 }
 
 /** The example of each component: EXAMPLE_PET, and an Error body. */
@@ -121,20 +120,20 @@ function errorContent(error: JsonSchema, status: number, codes: readonly ErrorCo
  */
 function errorResponses(
   codes: readonly ErrorCode[],
-  operationHeaders: readonly HeaderId[],
+  operationHeaders: readonly string[],
   context: BuildContext,
   meanings: Partial<Record<ErrorCode, string>>,
 ): Record<string, ResponseObject> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
-    const status = ERROR_CODES[code];
+    const { status } = ERRORS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   const responses: Record<string, ResponseObject> = {};
   for (const [status, statusCodes] of byStatus) {
     const [gateway, edge] = [GATEWAY_MADE_STATUSES.get(status), EDGE_MADE_STATUSES.has(status)];
     const own = operationHeaders.map((id): HeaderUse => (gateway ? { id, required: false } : id));
-    const meaning = (code: ErrorCode) => meanings[code] ?? ERROR_DESCRIPTIONS[code];
+    const meaning = (code: ErrorCode) => meanings[code] ?? errorDescription(code);
     responses[String(status)] = {
       description: [
         ...statusCodes.map(meaning),
@@ -147,7 +146,7 @@ function errorResponses(
       ].join(' '),
       headers: responseHeaders([
         ...(edge ? [{ id: 'XRequestId', required: false } as const] : []),
-        ...statusCodes.flatMap((code) => ERROR_HEADERS[code] ?? []),
+        ...statusCodes.flatMap((code) => ERRORS[code].headers ?? []),
         ...own,
       ]),
       content: errorContent(
@@ -163,15 +162,14 @@ function errorResponses(
 
 /** Responses the gateway makes: components, referenced by operations and by the root extension. */
 function gatewayResponses(context: BuildContext): Record<string, ResponseObject> {
-  return mapValues(GATEWAY_RESPONSE_COMPONENTS, ({ code, description, headers, example }) => ({
-    description,
-    headers: responseHeaders(headers),
-    content: errorContent(context.schemas.components.Error, ERROR_CODES[code], [code], {
-      code,
-      message: example,
-      status: ERROR_CODES[code],
-    }),
-  }));
+  return mapValues(GATEWAY_RESPONSE_COMPONENTS, ({ code, description, example }) => {
+    const { status, headers = [] } = ERRORS[code];
+    return {
+      description,
+      headers: responseHeaders(headers),
+      content: errorContent(context.schemas.components.Error, status, [code], { code, message: example, status }),
+    };
+  });
 }
 
 /** The root extension: which gateway response answers a request that matches no operation. */
@@ -216,7 +214,7 @@ function operationObject(operation: Operation, context: BuildContext): Operation
   }
 
   const { success, deprecation, requestBody } = operation;
-  const deprecationHeaders: readonly HeaderId[] = deprecation ? DEPRECATION_HEADERS : [];
+  const deprecationHeaders: readonly string[] = deprecation ? DEPRECATION_HEADERS : [];
   const reads = {
     body: requestBody !== undefined,
     path: parameters.filter((p) => p.in === 'path').map((p) => p.name),
@@ -230,7 +228,7 @@ function operationObject(operation: Operation, context: BuildContext): Operation
       // A 204 has no body, hence no content.
       ...('schema' in success ? { content: jsonContent(componentRef(success.schema), context.examples[success.schema]) } : {}),
     },
-    ...errorResponses([...operation.errors, ...EVERY_OPERATION_ERRORS], deprecationHeaders, context, {
+    ...errorResponses(errorsOf(operation), deprecationHeaders, context, {
       validation_failed: validationFailed(reads),
     }),
   };

@@ -5,13 +5,11 @@
  */
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { HttpError } from './errors.ts';
+import { HttpError, MAX_BODY_BYTES, MAX_BODY_SIZE } from './errors.ts';
 import { header } from './request-headers.ts';
 import type { ApiResult } from './response.ts';
 
-export const MAX_BODY_BYTES = 64 * 1024;
-/** The same limit as people read it: `64 KiB`. */
-export const MAX_BODY_SIZE = `${MAX_BODY_BYTES / 1024} KiB`;
+export { MAX_BODY_BYTES, MAX_BODY_SIZE };
 
 export type JsonObject = Record<string, unknown>;
 

@@ -33,13 +33,5 @@ export const createPet = {
     schema: 'Pet',
     headers: ['Location', 'IdempotentReplayed'],
   },
-  errors: [
-    'validation_failed',
-    'unauthorized',
-    'payload_too_large',
-    'unsupported_media_type',
-    'idempotency_key_reused',
-    'internal_error',
-    'service_unavailable',
-  ],
+  errors: ['idempotency_key_reused'],
 } as const satisfies Operation;

@@ -18,5 +18,5 @@ export const listPets = {
     'of the next page (it keeps `limit` and `status` and adds the opaque `cursor`); the last page has no such header.',
   query: 'ListPetsQuery',
   success: { status: 200, description: 'A page of animals (possibly empty).', schema: 'Pets', headers: ['NextPageLink'] },
-  errors: ['validation_failed', 'invalid_cursor', 'unauthorized', 'internal_error', 'service_unavailable'],
+  errors: ['invalid_cursor'],
 } as const satisfies Operation;

@@ -7,8 +7,8 @@
  * A descriptor names its schemas, headers and tables by id, never by importing them: the docs
  * function lists the routes (lib/http/gateway-errors.ts), and its bundle stays free of zod.
  */
-import type { ErrorCode } from '../http/errors.ts';
 import type { ComponentId, HeaderSchemaId, ParameterSchemaId } from '../../infra/openapi/schemas.ts';
+import { type ErrorCode, ERRORS } from '../http/errors.ts';
 import { apiKeysTable } from '../store/tables.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
@@ -58,19 +58,8 @@ export interface RequestHeader {
   readonly required: boolean;
 }
 
-/** The response headers the contract describes, by id: infra/openapi/contract.ts defines each one. */
-export type HeaderId =
-  | 'XRequestId'
-  | 'Vary'
-  | 'Location'
-  | 'IdempotentReplayed'
-  | 'NextPageLink'
-  | 'WWWAuthenticate'
-  | 'Allow'
-  | 'RetryAfter'
-  | 'Deprecation'
-  | 'Sunset'
-  | 'SuccessorLink';
+/** A response header, by its id in infra/openapi/contract.ts's HEADERS (the document refuses any other). */
+export type HeaderId = string;
 
 /** The success answer: a JSON body of a component schema, or (204) no body at all. */
 export type SuccessResponse =
@@ -106,11 +95,27 @@ export interface Operation {
   readonly headers?: readonly RequestHeader[];
   readonly requestBody?: { readonly schema: ComponentId; readonly description: string };
   readonly success: SuccessResponse;
-  /** Every error code the operation's function can answer (the chain in lib/http/api-handler.ts). */
+  /** The codes its own handler answers; the chain's and the body's are errorsOf()'s. */
   readonly errors: readonly ErrorCode[];
   /**
    * A deprecated operation: when it stops working, as the HTTP date the `Sunset` header carries
    * (RFC 8594), and the resource that replaces it.
    */
   readonly deprecation?: { readonly sunset: string; readonly successor: string };
+}
+
+/** The codes of the shared chain (lib/http/api-handler.ts): authentication, the throttles, a bug, an outage. */
+const CHAIN_ERRORS: readonly ErrorCode[] = ['unauthorized', 'too_many_requests', 'internal_error', 'service_unavailable'];
+/** jsonBody()'s, for an operation with a request body. */
+const BODY_ERRORS: readonly ErrorCode[] = ['payload_too_large', 'unsupported_media_type'];
+
+/**
+ * Every code the operation can be answered with, in ERRORS' order: its own, the chain's, the
+ * body's, and `validation_failed` when it reads a parameter, a header or a body.
+ */
+export function errorsOf(operation: Operation): ErrorCode[] {
+  const reads = operation.requestBody || operation.path || operation.query || operation.headers?.length;
+  const codes = new Set([...operation.errors, ...CHAIN_ERRORS, ...(operation.requestBody ? BODY_ERRORS : [])]);
+  if (reads) codes.add('validation_failed');
+  return (Object.keys(ERRORS) as ErrorCode[]).filter((code) => codes.has(code));
 }

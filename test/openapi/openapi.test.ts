@@ -17,14 +17,14 @@ import { matches } from '../../infra/local/gateway/web-acl.ts';
 import {
   DEPRECATION_HEADERS,
   EDGE_MADE_STATUSES,
-  ERROR_HEADERS,
   EVERY_ANSWER_HEADERS,
   GATEWAY_MADE_STATUSES,
   GATEWAY_RESPONSE_COMPONENTS,
   HEADERS,
   type HeaderDefinition,
+  headerDefinition,
 } from '../../infra/openapi/contract.ts';
-import { ERROR_CODES } from '#lib/http/errors.ts';
+import { ERROR_CODES, ERRORS } from '#lib/http/errors.ts';
 import { idempotencyKey } from '#lib/http/idempotency-key.ts';
 import {
   buildOpenApiDocument,
@@ -39,7 +39,7 @@ import { MAPPING_TEMPLATE_MAX_BYTES, openApiMappingTemplate } from '../../infra/
 import { functionIds, operations } from '#lib/operations.ts';
 import { API_BASE_PATH } from '#lib/routes.ts';
 import { getPet } from '#lib/operations/get-pet.ts';
-import type { Operation } from '#lib/operations/operation.ts';
+import { errorsOf, type Operation } from '#lib/operations/operation.ts';
 import { documentSchemas } from '../support/response-contract.ts';
 
 const OPENAPI_FILE = new URL('../../openapi.json', import.meta.url);
@@ -143,9 +143,14 @@ describe('the document', () => {
     for (const { operationId } of operations) expect(operation(operationId).security).toEqual([{ bearerAuth: [] }]);
   });
 
-  it.each(operations)('documents every status of $operationId: its success, its error codes and the gateway throttle', (op) => {
+  it.each(operations)("documents every status of $operationId: its success, its own error codes, the chain's and the throttle's", (op) => {
     const statuses = Object.keys(operation(op.operationId).responses).map(Number);
-    const expected = new Set([op.success.status, ...op.errors.map((code) => ERROR_CODES[code]), ERROR_CODES.too_many_requests]);
+    const expected = new Set([
+      op.success.status,
+      ...errorsOf(op).map((code) => ERROR_CODES[code]),
+      ERROR_CODES.too_many_requests,
+      ERROR_CODES.unauthorized,
+    ]);
     expect(statuses).toEqual([...expected].sort((a, b) => a - b));
   });
 
@@ -272,14 +277,14 @@ describe('the document', () => {
     };
     // The function's own answer of that status (every end-to-end answer is checked against the document too).
     const functionSends = (op: Operation, status: number) => {
-      const codes = op.errors.filter((code) => ERROR_CODES[code] === status);
+      const codes = errorsOf(op).filter((code) => ERROR_CODES[code] === status);
       if (codes.length === 0) return [];
       const ids = [
         ...EVERY_ANSWER_HEADERS,
         ...(op.deprecation ? DEPRECATION_HEADERS : []),
-        ...codes.flatMap((c) => ERROR_HEADERS[c] ?? []),
+        ...codes.flatMap((c) => ERRORS[c].headers ?? []),
       ];
-      return [names(ids.map((id) => HEADERS[id].name))];
+      return [names(ids.map((id) => headerDefinition(id).name))];
     };
     let checked = 0;
     for (const op of operations) {

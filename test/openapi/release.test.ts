@@ -15,6 +15,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '#lib/http/errors.ts';
 import { operations } from '#lib/operations.ts';
+import { errorsOf } from '#lib/operations/operation.ts';
 import { bump, readReleased, versionOf } from '../../infra/cli/openapi-compat.ts';
 import { CORPUS, type CorpusCase, type Json } from './compat-corpus.ts';
 
@@ -127,7 +128,7 @@ describe('npm run openapi -- --release, on a copy of the repository', () => {
     expect(await releasedVersion()).toBe(patch);
 
     // An error status the operation does not document yet: a new response, compatible.
-    const documented = new Set([edited.success.status, ...edited.errors.map((code) => ERROR_CODES[code])]);
+    const documented = new Set([edited.success.status, ...errorsOf(edited).map((code) => ERROR_CODES[code])]);
     const code = (Object.keys(ERROR_CODES) as (keyof typeof ERROR_CODES)[]).find((c) => !documented.has(ERROR_CODES[c]));
     await edit(DESCRIPTOR, 'errors: [', `errors: ['${code}', `);
     const minor = bump(patch, 'minor');
