@@ -6,7 +6,7 @@
  * description and schema). The builder (document.ts) turns this, the operation descriptors and the
  * zod schemas into the document.
  */
-import { LIST_LIMIT, type Pet } from '#lib/domain/pet.ts';
+import { EXAMPLE_PET, LIST_LIMIT } from '#lib/domain/pet.ts';
 import { BEARER_CHALLENGE } from '#lib/http/bearer-auth.ts';
 import { encodeCursor } from '#lib/http/cursor.ts';
 import { REQUEST_ID_HEADER } from '#lib/http/request-line.ts';
@@ -79,9 +79,6 @@ export const SECURITY_SCHEMES: Readonly<Record<string, SecuritySchemeObject>> = 
     description: 'The API key, as `Authorization: Bearer <API_KEY>` (a key is `psk_` followed by 32 base64url characters).',
   },
 };
-
-/** The animal every example of the document shows; the examples of the schemas and answers derive from it. */
-export const EXAMPLE_PET = { id: 1, name: 'Rex', categoryId: 1, status: 'available' } as const satisfies Pet;
 
 /** The base address the examples use: the first server's, its variables at their defaults (same-origin for a client of it). */
 const EXAMPLE_BASE_URL = SERVERS[0]?.url.replace(/\{(\w+)\}/g, (_, name: string) => SERVERS[0]?.variables?.[name]?.default ?? name);

@@ -14,7 +14,6 @@ import {
   EDGE_MADE_STATUSES,
   errorDescription,
   EVERY_ANSWER_HEADERS,
-  EXAMPLE_PET,
   GATEWAY_MADE_STATUSES,
   GATEWAY_RESPONSE_COMPONENTS,
   HEADERS,
@@ -92,20 +91,13 @@ function errorExample(code: ErrorCode, description = errorDescription(code)): Er
   return { code, message: meaning.charAt(0).toUpperCase() + meaning.slice(1), status: ERRORS[code].status };
 }
 
-/** The example of each component: EXAMPLE_PET, and an Error body. */
-function componentExamples(): Record<ComponentId, unknown> {
-  const { id: _, ...newPet } = EXAMPLE_PET;
-  const error = errorExample('validation_failed');
-  return { PetStatus: EXAMPLE_PET.status, Pet: EXAMPLE_PET, NewPet: newPet, Pets: [EXAMPLE_PET], ErrorCode: error.code, Error: error };
-}
-
 /**
  * The Error body of one status: the Error component's object with `code` narrowed to the codes of
  * that status and `status` to that status, each with its `type`, written out whole (no `allOf`), so
  * that generators type it as one object whose `code` a client can switch on (docs/clients.md).
  */
 function errorContent(error: JsonSchema, status: number, codes: readonly ErrorCode[], example: ErrorBody): Record<string, MediaTypeObject> {
-  const { description: _, ...shape } = error;
+  const { description: _, examples: __, ...shape } = error;
   const properties = {
     ...(shape.properties as object),
     code: { type: 'string', enum: [...codes] },
@@ -184,8 +176,10 @@ function gatewayResponsesExtension(): OpenApiDocument[typeof GATEWAY_RESPONSES_E
 interface BuildContext {
   readonly schemas: ReturnType<typeof generateSchemas>;
   readonly operations: readonly Operation[];
-  readonly examples: Record<ComponentId, unknown>;
 }
+
+/** A component's first example (its schema's `examples`), for the bodies that use it. */
+const exampleOf = (context: BuildContext, id: ComponentId): unknown => (context.schemas.components[id].examples as unknown[])[0];
 
 function operationObject(operation: Operation, context: BuildContext): OperationObject {
   const parameters: ParameterObject[] = [];
@@ -226,7 +220,7 @@ function operationObject(operation: Operation, context: BuildContext): Operation
       description: success.description,
       headers: responseHeaders([...success.headers, ...deprecationHeaders]),
       // A 204 has no body, hence no content.
-      ...('schema' in success ? { content: jsonContent(componentRef(success.schema), context.examples[success.schema]) } : {}),
+      ...('schema' in success ? { content: jsonContent(componentRef(success.schema), exampleOf(context, success.schema)) } : {}),
     },
     ...errorResponses(errorsOf(operation), deprecationHeaders, context, {
       validation_failed: validationFailed(reads),
@@ -248,7 +242,7 @@ function operationObject(operation: Operation, context: BuildContext): Operation
           requestBody: {
             description: requestBody.description,
             required: true as const,
-            content: jsonContent(componentRef(requestBody.schema), context.examples[requestBody.schema]),
+            content: jsonContent(componentRef(requestBody.schema), exampleOf(context, requestBody.schema)),
           },
         }
       : {}),
@@ -270,7 +264,7 @@ function deprecationDescription({ sunset, successor }: NonNullable<Operation['de
  * deterministic: the same code gives the same document.
  */
 export function buildOpenApiDocument(operations: readonly Operation[] = apiOperations): OpenApiDocument {
-  const context: BuildContext = { schemas: generateSchemas(), operations, examples: componentExamples() };
+  const context: BuildContext = { schemas: generateSchemas(), operations };
   const paths: Record<string, PathItemObject> = {};
   for (const resource of new Set(operations.map((o) => o.resource))) {
     const item: PathItemObject = {};
@@ -286,12 +280,7 @@ export function buildOpenApiDocument(operations: readonly Operation[] = apiOpera
     tags: [...TAGS],
     paths,
     components: {
-      schemas: Object.fromEntries(
-        Object.entries(context.schemas.components).map(([id, schema]) => [
-          id,
-          asSchema({ ...schema, examples: [context.examples[id as ComponentId]] }),
-        ]),
-      ),
+      schemas: mapValues(context.schemas.components, asSchema),
       responses: gatewayResponses(context),
       headers: headerComponents(),
       securitySchemes: { ...SECURITY_SCHEMES },

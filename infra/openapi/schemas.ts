@@ -8,18 +8,24 @@ import * as z from 'zod/mini';
 import { NewPet, Pet, Pets, PetStatus } from '#lib/domain/pet.ts';
 import { IdempotencyKeyHeader, ListPetsQuery, PetIdPath } from '#lib/domain/requests.ts';
 import { IDEMPOTENCY_KEY_HEADER } from '#lib/http/idempotency-key.ts';
-import { ERROR_CODES, type ErrorBody as ErrorBodyType, type ErrorCode as ErrorCodeType } from '#lib/http/errors.ts';
+import { ERROR_CODES, ERRORS, type ErrorBody as ErrorBodyType, type ErrorCode as ErrorCodeType } from '#lib/http/errors.ts';
 
 export const ERROR_CODE_VALUES = Object.keys(ERROR_CODES) as [ErrorCodeType, ...ErrorCodeType[]];
 
-export const ErrorCode = z.enum(ERROR_CODE_VALUES);
+/** The example of the Error body: a `validation_failed`, its message the code's meaning. */
+const { status, meaning } = ERRORS.validation_failed;
+const EXAMPLE_ERROR = { code: 'validation_failed', message: meaning.charAt(0).toUpperCase() + meaning.slice(1), status } as const;
+
+export const ErrorCode = z.enum(ERROR_CODE_VALUES).check(z.meta({ examples: [EXAMPLE_ERROR.code] }));
 
 /** The Error body (`{code, message, status}`) with the service's codes. */
-export const ErrorBody = z.strictObject({
-  code: ErrorCode,
-  message: z.string(),
-  status: z.int().check(z.minimum(400), z.maximum(599)),
-});
+export const ErrorBody = z
+  .strictObject({
+    code: ErrorCode,
+    message: z.string(),
+    status: z.int().check(z.minimum(400), z.maximum(599)),
+  })
+  .check(z.meta({ examples: [EXAMPLE_ERROR] }));
 
 // Compile-time guard: the schema and lib/http/errors.ts's ErrorBody interface describe one type.
 type MutuallyAssignable<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -97,6 +103,7 @@ export function generateSchemas(): GeneratedSchemas {
   for (const { id, description } of COMPONENTS) {
     const schema = output[id] ?? input[id];
     if (!schema) throw new Error(`zod produced no JSON Schema for component ${id}`);
+    if (!Array.isArray(schema.examples)) throw new Error(`Schema ${id} has no example: give it .check(z.meta({ examples: [...] }))`);
     components[id] = { description, ...schema };
   }
 

@@ -1,6 +1,7 @@
 /**
  * The one point where a schema failure becomes a 400 `validation_failed`. The message names every
- * offending field and what it must be, so a person can fix the request without reading the docs.
+ * offending field and what to change, for every kind of zod issue: the schema's own words where it
+ * gives them (they say "must …"), else words made here from the issue.
  */
 import type * as z from 'zod/mini';
 import { HttpError } from './errors.ts';
@@ -12,6 +13,13 @@ interface Issue {
   readonly path: readonly PropertyKey[];
   readonly message: string;
   readonly keys?: readonly string[];
+  readonly expected?: string;
+  readonly origin?: string;
+  readonly minimum?: number | bigint;
+  readonly maximum?: number | bigint;
+  readonly values?: readonly unknown[];
+  readonly format?: string;
+  readonly divisor?: number;
 }
 
 export function validate<S extends z.ZodMiniType>(schema: S, input: unknown, source: InputSource): z.infer<S> {
@@ -31,10 +39,26 @@ function describe(issue: Issue, input: unknown, source: InputSource, allowed: st
     const plural = (issue.keys?.length ?? 0) > 1 ? 's' : '';
     return `unknown ${noun}${plural} ${keys} (allowed: ${allowed.join(', ') || 'none'})`;
   }
-  if (issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined) {
-    return `${field} is required`;
+  const what = (change: string) => (field === '' ? change : `${field} ${change}`);
+  if (issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined) return what('is required');
+  if (issue.message.startsWith('must ')) return what(issue.message);
+  const unit = issue.origin === 'string' ? ' characters long' : issue.origin === 'array' ? ' items' : '';
+  switch (issue.code) {
+    case 'invalid_type':
+      return what(`must be ${/^[aeiou]/.test(issue.expected ?? '') ? 'an' : 'a'} ${issue.expected}`);
+    case 'too_small':
+      return what(`must be at least ${issue.minimum}${unit}`);
+    case 'too_big':
+      return what(`must be at most ${issue.maximum}${unit}`);
+    case 'invalid_value':
+      return what(`must be one of ${(issue.values ?? []).map(String).join(', ')}`);
+    case 'invalid_format':
+      return what(`must be a valid ${issue.format}`);
+    case 'not_multiple_of':
+      return what(`must be a multiple of ${issue.divisor}`);
+    default:
+      return what(`is invalid (${issue.message})`);
   }
-  return field === '' ? issue.message : `${field} ${issue.message}`;
 }
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
