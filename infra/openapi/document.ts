@@ -30,7 +30,7 @@ import {
   TAGS,
   validationFailed,
 } from './contract.ts';
-import { type ComponentId, componentRef, generateSchemas, headerSchema, type JsonSchema } from './schemas.ts';
+import { componentExample, componentRef, generateSchemas, headerSchema, type JsonSchema } from './schemas.ts';
 import {
   asParameterSchema,
   asSchema,
@@ -178,9 +178,6 @@ interface BuildContext {
   readonly operations: readonly Operation[];
 }
 
-/** A component's first example (its schema's `examples`), for the bodies that use it. */
-const exampleOf = (context: BuildContext, id: ComponentId): unknown => (context.schemas.components[id].examples as unknown[])[0];
-
 function operationObject(operation: Operation, context: BuildContext): OperationObject {
   const parameters: ParameterObject[] = [];
   for (const [where, id] of [
@@ -220,7 +217,7 @@ function operationObject(operation: Operation, context: BuildContext): Operation
       description: success.description,
       headers: responseHeaders([...success.headers, ...deprecationHeaders]),
       // A 204 has no body, hence no content.
-      ...('schema' in success ? { content: jsonContent(componentRef(success.schema), exampleOf(context, success.schema)) } : {}),
+      ...('schema' in success ? { content: jsonContent(componentRef(success.schema), componentExample(success.schema)) } : {}),
     },
     ...errorResponses(errorsOf(operation), deprecationHeaders, context, {
       validation_failed: validationFailed(reads),
@@ -242,7 +239,7 @@ function operationObject(operation: Operation, context: BuildContext): Operation
           requestBody: {
             description: requestBody.description,
             required: true as const,
-            content: jsonContent(componentRef(requestBody.schema), exampleOf(context, requestBody.schema)),
+            content: jsonContent(componentRef(requestBody.schema), componentExample(requestBody.schema)),
           },
         }
       : {}),

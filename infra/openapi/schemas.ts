@@ -76,6 +76,13 @@ export type HeaderSchemaId = keyof typeof HEADER_SCHEMAS;
 
 export const componentRef = (id: ComponentId): JsonSchema => ({ $ref: `#/components/schemas/${id}` });
 
+/** A component's first example: its schema's own (`z.meta({ examples })`). */
+export function componentExample(id: ComponentId): unknown {
+  const schema = COMPONENTS.find((c) => c.id === id)?.schema;
+  const [example] = ((schema && z.globalRegistry.get(schema)?.examples) as readonly unknown[] | undefined) ?? [];
+  return example;
+}
+
 export interface GeneratedSchemas {
   readonly components: Record<ComponentId, JsonSchema>;
   /** Per parameter object: the JSON Schema of each property, and which properties are required. */

@@ -339,9 +339,9 @@ describe('the web ACL', () => {
     const { ScopeDownStatement, ...rate } = rule('body-size-per-source-ip').Statement.RateBasedStatement as Record<string, unknown>;
     expect(rate).toEqual({ AggregateKeyType: 'IP', Limit: limits.oversizeBodiesPerIpPerMinute, EvaluationWindowSec: 60 });
     expect(limits.oversizeBodiesPerIpPerMinute).toBe(10);
-    const withBody = operations.filter((o) => 'requestBody' in o);
-    expect(withBody.map((o) => `${o.method} ${o.resource}`)).toEqual(['POST /pets']);
-    expect(pathMatches(ScopeDownStatement)).toEqual(inEverySpelling([resourcePathPattern(['/pets'], 'production')]));
+    const withBody = [...new Set(operations.filter((o) => 'requestBody' in o).map((o) => o.resource))];
+    expect(withBody.length).toBeGreaterThan(0);
+    expect(pathMatches(ScopeDownStatement)).toEqual(inEverySpelling([resourcePathPattern(withBody, 'production')]));
     expect((ScopeDownStatement as Rule['Statement']).AndStatement?.Statements).toEqual(
       expect.arrayContaining([
         {

@@ -153,4 +153,26 @@ describe('npm run openapi -- --release, on a copy of the repository', () => {
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
     expect(report.testResults.map((file) => path.relative(copy, file.name)).sort()).toEqual([...SUITES].sort());
   });
+  it('redone before the commit, releases from the last committed release: the same version, not the next one', async () => {
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=release', '-c', 'user.email=release@example.com', '-c', 'commit.gpgsign=false', ...args], {
+        cwd: copy,
+      });
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-qm', 'the last release');
+    const before = await releasedVersion();
+    await edit(DESCRIPTOR, "summary: '", "summary: 'Now: ");
+    const patch = bump(before, 'patch');
+    const first = await release(patch, `\`${edited.operationId}\`: its summary reworded again.`);
+    expect(first.status, first.stderr).toBe(0);
+    // The prose fixed after the release, and the release run again.
+    await edit(DESCRIPTOR, "summary: 'Now: ", "summary: 'Now, ");
+    const again = spawnSync('npm', ['run', 'openapi', '--', '--release'], { cwd: copy, encoding: 'utf8' });
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toContain(`released ${patch} (was ${before})`);
+    expect(await releasedVersion()).toBe(patch);
+    expect(JSON.parse(await read('openapi.json')).info.version).toBe(patch);
+    expect(await read('infra/openapi/contract.ts')).toContain(`export const API_VERSION = '${patch}';`);
+  });
 });

@@ -3,6 +3,7 @@
  * from an operation's descriptor (lib/operations/): a valid request, and the DynamoDB grants.
  */
 import type { ApiOperation } from '#lib/operations.ts';
+import { componentExample } from '../../infra/openapi/schemas.ts';
 
 export { grantsOf } from '#lib/operations/operation.ts';
 
@@ -14,11 +15,14 @@ export interface OperationRequest {
   readonly body?: string;
 }
 
-/** `petId` fills the path's `{petId}`; an operation with a request body gets a new pet named `name`. */
+/** `petId` fills the path's `{petId}`; a request body is its schema's example, named `name` if it has a name. */
 export function validRequest(operation: ApiOperation, { petId, name }: { petId: number; name: string }): OperationRequest {
   return {
     method: operation.method,
     path: operation.resource.replace('{petId}', String(petId)),
-    ...(operation.requestBody ? { body: JSON.stringify({ name, categoryId: 1 }) } : {}),
+    ...(operation.requestBody ? { body: JSON.stringify(named(componentExample(operation.requestBody.schema), name)) } : {}),
   };
 }
+
+const named = (example: unknown, name: string): unknown =>
+  typeof example === 'object' && example !== null && 'name' in example ? { ...example, name } : example;
