@@ -185,7 +185,9 @@ function operationObject(operation: Operation, context: BuildContext): Operation
     ['query', operation.query],
   ] as const) {
     if (!id) continue;
-    const { properties, required } = context.schemas.parameters[id];
+    const object = context.schemas.parameters[id];
+    if (!object) throw new Error(`No parameter schema ${id} in PARAMETER_SCHEMAS (infra/openapi/schemas.ts)`);
+    const { properties, required } = object;
     for (const [name, schema] of Object.entries(properties)) {
       const parameter = PARAMETERS[name];
       if (!parameter) throw new Error(`Parameter ${name} of ${operation.operationId} has no description in PARAMETERS`);

@@ -1,13 +1,15 @@
 /**
  * The zod schemas the OpenAPI document is generated from, turned into JSON Schema (draft 2020-12,
- * the dialect of OpenAPI 3.1) by zod itself. The domain schemas (lib/domain) are used as they are;
- * the only schema defined here is the Error body, which the HTTP layer describes as a TypeScript
- * interface (lib/http/errors.ts) and which is checked below to stay the same type.
+ * the dialect of OpenAPI 3.1) by zod itself. Every schema with an `id` in its meta (lib/domain) is
+ * a component, in the order the schemas are defined, its meta's `description` and `examples` the
+ * component's; the only one defined here is the Error body, which the HTTP layer describes as a
+ * TypeScript interface (lib/http/errors.ts) and which is checked below to stay the same type.
  */
 import * as z from 'zod/mini';
-import { NewPet, Pet, Pets, PetStatus } from '#lib/domain/pet.ts';
+import '#lib/domain/pet.ts';
 import { IdempotencyKeyHeader, ListPetsQuery, PetIdPath } from '#lib/domain/requests.ts';
 import { IDEMPOTENCY_KEY_HEADER } from '#lib/http/idempotency-key.ts';
+import { operations } from '#lib/operations.ts';
 import { ERROR_CODES, ERRORS, type ErrorBody as ErrorBodyType, type ErrorCode as ErrorCodeType } from '#lib/http/errors.ts';
 
 export const ERROR_CODE_VALUES = Object.keys(ERROR_CODES) as [ErrorCodeType, ...ErrorCodeType[]];
@@ -16,7 +18,9 @@ export const ERROR_CODE_VALUES = Object.keys(ERROR_CODES) as [ErrorCodeType, ...
 const { status, meaning } = ERRORS.validation_failed;
 const EXAMPLE_ERROR = { code: 'validation_failed', message: meaning.charAt(0).toUpperCase() + meaning.slice(1), status } as const;
 
-export const ErrorCode = z.enum(ERROR_CODE_VALUES).check(z.meta({ examples: [EXAMPLE_ERROR.code] }));
+export const ErrorCode = z
+  .enum(ERROR_CODE_VALUES)
+  .check(z.meta({ id: 'ErrorCode', description: 'Machine-readable error code.', examples: [EXAMPLE_ERROR.code] }));
 
 /** The Error body (`{code, message, status}`) with the service's codes. */
 export const ErrorBody = z
@@ -25,7 +29,13 @@ export const ErrorBody = z
     message: z.string(),
     status: z.int().check(z.minimum(400), z.maximum(599)),
   })
-  .check(z.meta({ examples: [EXAMPLE_ERROR] }));
+  .check(
+    z.meta({
+      id: 'Error',
+      description: 'Every error answer: `status` repeats the HTTP status code of the response.',
+      examples: [EXAMPLE_ERROR],
+    }),
+  );
 
 // Compile-time guard: the schema and lib/http/errors.ts's ErrorBody interface describe one type.
 type MutuallyAssignable<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -36,28 +46,15 @@ void errorBodyMatchesInterface;
 export type JsonSchema = { [keyword: string]: unknown };
 
 /**
- * Named components, in document order, with the prose the schemas cannot carry. `io` says which
- * side of a schema is documented: what a client sends (`input`) or what the service returns
- * (`output`); they differ once a schema has a default or a transform.
+ * The components: every schema with a meta `id`, in definition order. `io` says which side is
+ * documented: what a client sends (`input`, a request body) or what the service returns (`output`);
+ * they differ once a schema has a default or a transform.
  */
-const COMPONENTS = [
-  { id: 'PetStatus', schema: PetStatus, io: 'output', description: 'Availability status of an animal.' },
-  { id: 'Pet', schema: Pet, io: 'output', description: 'An animal, as returned. `status` is absent when it was not given on creation.' },
-  {
-    id: 'NewPet',
-    schema: NewPet,
-    io: 'input',
-    description: 'An animal, as sent on creation. The service assigns `id`; sending it is an error.',
-  },
-  { id: 'Pets', schema: Pets, io: 'output', description: 'A page of animals: the body of `listPets`.' },
-  { id: 'ErrorCode', schema: ErrorCode, io: 'output', description: 'Machine-readable error code.' },
-  {
-    id: 'Error',
-    schema: ErrorBody,
-    io: 'output',
-    description: 'Every error answer: `status` repeats the HTTP status code of the response.',
-  },
-] as const;
+const COMPONENTS = [...z.globalRegistry._idmap].map(([id, schema]) => ({
+  id,
+  schema,
+  io: operations.some((o) => o.requestBody?.schema === id) ? ('input' as const) : ('output' as const),
+}));
 
 /** Request parameter objects, converted for their properties only (one parameter each). */
 const PARAMETER_SCHEMAS = [
@@ -70,23 +67,23 @@ const HEADER_SCHEMAS = {
   IdempotencyKeyHeader: { name: IDEMPOTENCY_KEY_HEADER, schema: IdempotencyKeyHeader, example: '6f1c2d9e-8b7a-4c3f-9e2d-1a0b3c4d5e6f' },
 } as const satisfies Record<string, { name: string; schema: z.core.$ZodType; example: string }>;
 
-export type ComponentId = (typeof COMPONENTS)[number]['id'];
-export type ParameterSchemaId = (typeof PARAMETER_SCHEMAS)[number]['id'];
-export type HeaderSchemaId = keyof typeof HEADER_SCHEMAS;
+/** A component, by its schema's meta `id`. */
+export type ComponentId = string;
+type HeaderSchemaId = keyof typeof HEADER_SCHEMAS;
 
 export const componentRef = (id: ComponentId): JsonSchema => ({ $ref: `#/components/schemas/${id}` });
 
 /** A component's first example: its schema's own (`z.meta({ examples })`). */
 export function componentExample(id: ComponentId): unknown {
-  const schema = COMPONENTS.find((c) => c.id === id)?.schema;
-  const [example] = ((schema && z.globalRegistry.get(schema)?.examples) as readonly unknown[] | undefined) ?? [];
-  return example;
+  const schema = z.globalRegistry._idmap.get(id);
+  if (!schema) throw new Error(`No schema has the meta id ${id} (lib/domain)`);
+  return (z.globalRegistry.get(schema)?.examples as readonly unknown[] | undefined)?.[0];
 }
 
 export interface GeneratedSchemas {
-  readonly components: Record<ComponentId, JsonSchema>;
+  readonly components: Record<ComponentId, JsonSchema> & { readonly Error: JsonSchema };
   /** Per parameter object: the JSON Schema of each property, and which properties are required. */
-  readonly parameters: Record<ParameterSchemaId, { properties: Record<string, JsonSchema>; required: string[] }>;
+  readonly parameters: Partial<Record<string, { properties: Record<string, JsonSchema>; required: string[] }>>;
 }
 
 /**
@@ -106,12 +103,13 @@ export function generateSchemas(): GeneratedSchemas {
     'input',
   );
 
-  const components = {} as Record<ComponentId, JsonSchema>;
-  for (const { id, description } of COMPONENTS) {
-    const schema = output[id] ?? input[id];
-    if (!schema) throw new Error(`zod produced no JSON Schema for component ${id}`);
-    if (!Array.isArray(schema.examples)) throw new Error(`Schema ${id} has no example: give it .check(z.meta({ examples: [...] }))`);
-    components[id] = { description, ...schema };
+  const components = {} as GeneratedSchemas['components'];
+  for (const { id } of COMPONENTS) {
+    const { description, examples, ...schema } = output[id] ?? input[id] ?? {};
+    if (typeof description !== 'string' || !Array.isArray(examples)) {
+      throw new Error(`Schema ${id} needs a description and examples: .check(z.meta({ id, description, examples: [...] }))`);
+    }
+    components[id] = { description, ...schema, examples };
   }
 
   const parameters = {} as GeneratedSchemas['parameters'];
@@ -155,8 +153,10 @@ function convert(
 }
 
 /** A request header's name, its schema as a standalone JSON Schema, and its example. */
-export function headerSchema(id: HeaderSchemaId): { name: string; schema: JsonSchema; example: string } {
-  const { name, schema, example } = HEADER_SCHEMAS[id];
+export function headerSchema(id: string): { name: string; schema: JsonSchema; example: string } {
+  const header = HEADER_SCHEMAS[id as HeaderSchemaId];
+  if (!header) throw new Error(`No request header schema ${id} in HEADER_SCHEMAS`);
+  const { name, schema, example } = header;
   return { name, schema: standaloneSchema(schema), example };
 }
 

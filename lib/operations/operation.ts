@@ -7,7 +7,6 @@
  * A descriptor names its schemas, headers and tables by id, never by importing them: the docs
  * function lists the routes (lib/http/gateway-errors.ts), and its bundle stays free of zod.
  */
-import type { ComponentId, HeaderSchemaId, ParameterSchemaId } from '../../infra/openapi/schemas.ts';
 import { type ErrorCode, ERRORS } from '../http/errors.ts';
 import { apiKeysTable } from '../store/tables.ts';
 
@@ -53,7 +52,7 @@ export function grantsOf(operation: Operation): string[] {
 
 /** A request header parameter: its name and schema are the header schema's (infra/openapi/schemas.ts). */
 export interface RequestHeader {
-  readonly schema: HeaderSchemaId;
+  readonly schema: string;
   readonly description: string;
   readonly required: boolean;
 }
@@ -66,7 +65,8 @@ export type SuccessResponse =
   | {
       readonly status: 200 | 201;
       readonly description: string;
-      readonly schema: ComponentId;
+      /** A schema's meta `id` (lib/domain). */
+      readonly schema: string;
       readonly headers: readonly HeaderId[];
     }
   | {
@@ -90,10 +90,11 @@ export interface Operation {
   readonly tables: Readonly<Record<string, TableAccess>>;
   readonly summary: string;
   readonly description: string;
-  readonly query?: ParameterSchemaId;
-  readonly path?: ParameterSchemaId;
+  /** Parameter objects, by their id in infra/openapi/schemas.ts. */
+  readonly query?: string;
+  readonly path?: string;
   readonly headers?: readonly RequestHeader[];
-  readonly requestBody?: { readonly schema: ComponentId; readonly description: string };
+  readonly requestBody?: { readonly schema: string; readonly description: string };
   readonly success: SuccessResponse;
   /** The codes its own handler answers; the chain's and the body's are errorsOf()'s. */
   readonly errors: readonly ErrorCode[];
