@@ -40,7 +40,7 @@ const STAGE_TITLES = { production: 'Production', staging: 'Staging' } as const s
 export const INFO: InfoObject = {
   title: 'Pet Store API',
   version: API_VERSION,
-  summary: 'List, add and read the animals of a pet store.',
+  summary: 'The animals of a pet store, over HTTP and JSON.',
   description:
     'The HTTP and JSON interface of the Pet Store service. Every operation needs an API key, sent as ' +
     '`Authorization: Bearer <API_KEY>`. Every error is an `Error` object as `application/json`, and every ' +
