@@ -12,7 +12,8 @@ import { apiKeysTable } from '../store/tables.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
 
-/** Item-level DynamoDB actions a function may be granted on a table. */
+/** DynamoDB actions a function may be granted on a table, and those that also apply to an index. */
+export type IndexAction = 'Query' | 'Scan';
 export type TableAction =
   | 'GetItem'
   | 'PutItem'
@@ -21,11 +22,7 @@ export type TableAction =
   | 'ConditionCheckItem'
   | 'BatchGetItem'
   | 'BatchWriteItem'
-  | 'Query'
-  | 'Scan';
-
-/** Actions that apply to a global secondary index. */
-export type IndexAction = 'Query' | 'Scan';
+  | IndexAction;
 
 export interface TableAccess {
   /** Actions on the table's own ARN. */
