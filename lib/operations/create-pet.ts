@@ -1,5 +1,5 @@
 /** `POST /pets`: add an animal, optionally under an `Idempotency-Key` (functions/create-pet.ts). */
-import { MAX_BODY_SIZE } from '../http/json-body.ts';
+import { MAX_BODY_SIZE } from '../http/errors.ts';
 import { idempotencyTable, petsTable } from '../store/tables.ts';
 import type { Operation } from './operation.ts';
 
