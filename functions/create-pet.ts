@@ -14,7 +14,7 @@ import { createPet } from '#lib/operations/create-pet.ts';
 import { idempotencyRecordKey } from '#lib/store/idempotency.ts';
 import { services } from '#lib/services.ts';
 
-export const handler = apiChain<JsonBodyEvent>(createPet, jsonBody()).handler(async (event) => {
+export const handler = apiChain<JsonBodyEvent>(createPet, jsonBody(NewPet)).handler(async (event) => {
   const newPet = validate(NewPet, event.body, 'request body');
   const key = idempotencyKey(event);
   const { pet, replayed } = await services().pets.create(

@@ -7,7 +7,7 @@ import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { toProxyEvent } from '../local/gateway/proxy-event.ts';
 import { lambdaContext as localLambdaContext } from '../local/lambda/lambda-context.ts';
 import { type ApiOperation, operations } from '#lib/operations.ts';
-import { type OperationRequest, validRequest } from '#lib/operations/operation.ts';
+import { type OperationRequest, validRequest } from '../openapi/schemas.ts';
 
 /** The one DynamoDB call that answers a request, the least any implementation of it makes. */
 export type StoreCall = 'scan' | 'query' | 'get' | 'put' | 'update' | 'delete';

@@ -1,19 +1,32 @@
 /**
  * `npm run openapi`: writes `openapi.json` at the repository root from the zod schemas and the
- * route table (lib/openapi/document.ts), and says how it differs from the released contract
+ * route table (infra/openapi/document.ts), and says how it differs from the released contract
  * (docs/openapi-released.json). `--check` writes nothing and fails when the committed file differs
  * from a fresh generation. `--release` makes the generated document the released one: it refuses a
  * change that breaks v1, needs the new version's section in docs/CHANGELOG.md, and moves
- * `API_VERSION` (lib/openapi/contract.ts), `openapi.json` and the snapshot together.
+ * `API_VERSION` (infra/openapi/contract.ts), `openapi.json` and the snapshot together. It compares
+ * with the last committed release (git HEAD's snapshot), so running it again before the commit,
+ * after fixing prose say, gives the same version.
  */
+import { spawnSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildOpenApiDocument, serializeOpenApiDocument } from '#lib/openapi/document.ts';
+import { buildOpenApiDocument, serializeOpenApiDocument } from '../openapi/document.ts';
 import { parseCommandLine } from './command-line.ts';
 import { CHANGELOG_FILE, compareWithReleased, RELEASED_FILE, readReleased, summarise } from './openapi-compat.ts';
 
 const OPENAPI_FILE = fileURLToPath(new URL('../../openapi.json', import.meta.url));
-const CONTRACT_FILE = fileURLToPath(new URL('../../lib/openapi/contract.ts', import.meta.url));
+const CONTRACT_FILE = fileURLToPath(new URL('../openapi/contract.ts', import.meta.url));
+const API_VERSION_DECLARATION = /export const API_VERSION = '[^']*';/g;
+
+/** The release in git HEAD (a snapshot named by OPENAPI_RELEASED_FILE, or no git, reads the file). */
+async function lastCommittedRelease(): ReturnType<typeof readReleased> {
+  const committed = process.env.OPENAPI_RELEASED_FILE
+    ? undefined
+    : spawnSync('git', ['show', `HEAD:./${path.basename(RELEASED_FILE)}`], { cwd: path.dirname(RELEASED_FILE), encoding: 'utf8' });
+  return committed?.status === 0 ? JSON.parse(committed.stdout) : readReleased();
+}
 
 const USAGE =
   'usage: npm run openapi [-- --check | --release]\n' +
@@ -36,7 +49,7 @@ if (options.check) {
   }
   process.stdout.write('openapi.json is up to date\n');
 } else if (options.release) {
-  const comparison = compareWithReleased(await readReleased(), JSON.parse(text));
+  const comparison = compareWithReleased(await lastCommittedRelease(), JSON.parse(text));
   const { nextVersion, releasedVersion, breaking } = comparison;
   if (breaking.length > 0 || !nextVersion) {
     process.stderr.write(`${summarise(comparison)}\n${breaking.length > 0 ? 'Nothing released.' : 'Nothing to release.'}\n`);
@@ -47,24 +60,21 @@ if (options.check) {
     process.stderr.write(`${summarise(comparison)}\ndocs/CHANGELOG.md has no "## ${nextVersion}" section yet. Nothing released.\n`);
     process.exit(1);
   }
-  // The one source of info.version: the API_VERSION constant.
+  // The one source of info.version: the API_VERSION constant (the released one, or this release's when redone).
   const contract = await readFile(CONTRACT_FILE, 'utf8');
-  const declaration = `export const API_VERSION = '${releasedVersion}';`;
-  if (contract.split(declaration).length !== 2) {
-    process.stderr.write(
-      `lib/openapi/contract.ts does not declare ${declaration}: info.version must equal the released one before a release\n`,
-    );
+  if (contract.match(API_VERSION_DECLARATION)?.length !== 1) {
+    process.stderr.write('infra/openapi/contract.ts must declare API_VERSION once\n');
     process.exit(1);
   }
-  await writeFile(CONTRACT_FILE, contract.replace(declaration, `export const API_VERSION = '${nextVersion}';`));
+  await writeFile(CONTRACT_FILE, contract.replace(API_VERSION_DECLARATION, `export const API_VERSION = '${nextVersion}';`));
   const released = serializeOpenApiDocument({ ...document, info: { ...document.info, version: nextVersion } });
   await writeFile(OPENAPI_FILE, released);
   await writeFile(RELEASED_FILE, released);
   process.stdout.write(
-    `released ${nextVersion} (was ${releasedVersion}): lib/openapi/contract.ts, openapi.json and docs/openapi-released.json\n`,
+    `released ${nextVersion} (was ${releasedVersion}): infra/openapi/contract.ts, openapi.json and docs/openapi-released.json\n`,
   );
 } else {
   await writeFile(OPENAPI_FILE, text);
   process.stdout.write(`wrote ${OPENAPI_FILE} (${Buffer.byteLength(text)} bytes)\n`);
-  process.stdout.write(`${summarise(compareWithReleased(await readReleased(), JSON.parse(text)))}\n`);
+  process.stdout.write(`${summarise(compareWithReleased(await lastCommittedRelease(), JSON.parse(text)))}\n`);
 }

@@ -1,10 +1,11 @@
 /**
  * The docs' tables of operations, from the descriptors and the document they generate: README.md's
- * summary of the interface and docs/scaling.md's DynamoDB access of each operation.
+ * summary of the interface and its error codes, and docs/scaling.md's DynamoDB access of each operation.
  */
+import { ERRORS } from '#lib/http/errors.ts';
 import { API_BASE_PATH } from '#lib/http/urls.ts';
-import { buildOpenApiDocument } from '#lib/openapi/document.ts';
-import type { ParameterObject, ResponseObject } from '#lib/openapi/types.ts';
+import { buildOpenApiDocument } from '../openapi/document.ts';
+import type { ParameterObject, ResponseObject } from '../openapi/types.ts';
 import { type ApiOperation, operations } from '#lib/operations.ts';
 import { grantsOf } from '#lib/operations/operation.ts';
 import { table } from './stage-tables.ts';
@@ -42,4 +43,10 @@ export function operationsTable(): string {
 export function operationAccessTable(): string {
   const rows = operations.map((o) => [`${code(o.operationId)} (${code(`${o.method} ${o.resource}`)})`, grantsOf(o).join(', ')]);
   return table(['operation', 'DynamoDB actions (table or index), the key lookup included'], rows, ['l', 'l']);
+}
+
+/** README.md: every error code, its status and what it means (lib/http/errors.ts). */
+export function errorsTable(): string {
+  const rows = Object.entries(ERRORS).map(([name, { status, meaning }]) => [String(status), code(name), meaning]);
+  return table(['status', '`code`', 'when'], rows, ['l', 'l', 'l']);
 }

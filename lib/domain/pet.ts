@@ -10,9 +10,16 @@ export const MAX_PET_ID = Number.MAX_SAFE_INTEGER;
 
 export const LIST_LIMIT = { min: 1, max: 100, default: 20 } as const;
 
-export const PetStatus = z.enum(PET_STATUSES, {
-  error: `must be one of ${PET_STATUSES.join(', ')}`,
-});
+/**
+ * The animal every example shows. A schema with an `id` in its meta is a component of the OpenAPI
+ * document, its `description` and `examples` the component's (jsonBody() hints with the example).
+ */
+export const EXAMPLE_PET = { id: 1, name: 'Rex', categoryId: 1, status: 'available' } as const;
+const { id: _, ...EXAMPLE_NEW_PET } = EXAMPLE_PET;
+
+export const PetStatus = z
+  .enum(PET_STATUSES, { error: `must be one of ${PET_STATUSES.join(', ')}` })
+  .check(z.meta({ id: 'PetStatus', description: 'Availability status of an animal.', examples: [EXAMPLE_PET.status] }));
 export type PetStatus = z.infer<typeof PetStatus>;
 
 /** An id is an int64, for the OpenAPI document; `z.meta` adds metadata and validates nothing. */
@@ -66,22 +73,43 @@ const NewPetName = z.string({ error: 'must be a string' }).check(
 
 export const PetId = positiveSafeInteger('a pet id');
 
-/** NewPet: what a client sends. Unknown fields, `id` included, are rejected. */
-export const NewPet = z.strictObject({
-  name: NewPetName,
-  categoryId: positiveSafeInteger('a category id'),
-  status: z.optional(PetStatus),
-});
-export type NewPet = z.infer<typeof NewPet>;
-
 /** Pet: what the service returns. */
-export const Pet = z.strictObject({
-  id: PetId,
-  name: PetName,
-  categoryId: positiveSafeInteger('a category id'),
-  status: z.optional(PetStatus),
-});
+export const Pet = z
+  .strictObject({
+    id: PetId,
+    name: PetName,
+    categoryId: positiveSafeInteger('a category id'),
+    status: z.optional(PetStatus),
+  })
+  .check(
+    z.meta({
+      id: 'Pet',
+      description: 'An animal, as returned. `status` is absent when it was not given on creation.',
+      examples: [EXAMPLE_PET],
+    }),
+  );
 export type Pet = z.infer<typeof Pet>;
 
-/** A page of pets: never more than the largest `limit`. */
-export const Pets = z.array(Pet).check(z.maxLength(LIST_LIMIT.max));
+/** NewPet: what a client sends. Unknown fields, `id` included, are rejected. */
+export const NewPet = z
+  .strictObject({
+    name: NewPetName,
+    categoryId: positiveSafeInteger('a category id'),
+    status: z.optional(PetStatus),
+  })
+  .check(
+    z.meta({
+      id: 'NewPet',
+      description: 'An animal, as sent on creation. The service assigns `id`; sending it is an error.',
+      examples: [EXAMPLE_NEW_PET],
+    }),
+  );
+export type NewPet = z.infer<typeof NewPet>;
+
+/** A page of pets: never more than the largest `limit`. @public (a component of the document only) */
+export const Pets = z
+  .array(Pet)
+  .check(
+    z.maxLength(LIST_LIMIT.max),
+    z.meta({ id: 'Pets', description: 'A page of animals: the body of `listPets`.', examples: [[EXAMPLE_PET]] }),
+  );

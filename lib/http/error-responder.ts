@@ -1,23 +1,10 @@
 /**
- * The one place where errors become HTTP responses, in the spec's Error shape
- * `{code, message, status}` with `Content-Type: application/json`. Two middlewares:
- * `@middy/http-error-handler` writes every error response, and our mapping runs just inside it
- * (its onError first) and hands it an exposed error whose message is the JSON Error body.
- * Contract:
- * - an HttpError is a client mistake (or a deliberate refusal): its code, message, status and
- *   headers are exposed as they are;
- * - an IdempotencyKeyReusedError becomes 422 `idempotency_key_reused`;
- * - a DependencyUnavailableError (store throttled or unreachable), or the function running out of
- *   time while waiting on it (middy's early timeout), becomes 503
- *   `service_unavailable` with `Retry-After`: the client may retry (safely, for a create, with
- *   an Idempotency-Key);
- * - anything else is a bug: it is logged with its stack under the request id, and the client gets
- *   500 `internal_error` with a fixed message that reveals nothing about the cause;
- * - an error nobody mapped (a middleware placed outside the mapping) still gets that 500 body,
- *   through the handler's JSON `fallbackMessage`, never text/plain;
- * - a response already set by another middleware is left alone.
- */
-import type { MiddlewareObj } from '@middy/core';
+ * The one place where errors become the Error body (`{code, message, status}`, JSON): an HttpError
+ * as it is; IdempotencyKeyReusedError → 422; DependencyUnavailableError or middy's early timeout →
+ * 503 with `Retry-After`; anything else is a bug, logged with its stack under the request id, and a
+ * 500 that reveals nothing. `@middy/http-error-handler` writes the response (its JSON
+ * `fallbackMessage` covers an error nobody mapped); a response another middleware set is kept.
+ */ import type { MiddlewareObj } from '@middy/core';
 import httpErrorHandler from '@middy/http-error-handler';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { DependencyUnavailableError, IdempotencyKeyReusedError } from '../store/store-errors.ts';

@@ -5,31 +5,34 @@
  */
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { HttpError } from './errors.ts';
+import * as z from 'zod/mini';
+import { HttpError, MAX_BODY_BYTES, MAX_BODY_SIZE } from './errors.ts';
 import { header } from './request-headers.ts';
 import type { ApiResult } from './response.ts';
 
-export const MAX_BODY_BYTES = 64 * 1024;
-/** The same limit as people read it: `64 KiB`. */
-export const MAX_BODY_SIZE = `${MAX_BODY_BYTES / 1024} KiB`;
+export { MAX_BODY_BYTES, MAX_BODY_SIZE };
 
 export type JsonObject = Record<string, unknown>;
 
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
-export function parseJsonBody(event: Pick<APIGatewayProxyEvent, 'body' | 'headers' | 'isBase64Encoded'>): JsonObject {
+/** `example`: a body the operation accepts, which the message of a missing body shows. */
+export function parseJsonBody(event: Pick<APIGatewayProxyEvent, 'body' | 'headers' | 'isBase64Encoded'>, example?: unknown): JsonObject {
   const raw = event.body ?? '';
   // A text body is only measured: copying it into a Buffer would be garbage at once.
   const bytes = event.isBase64Encoded ? Buffer.from(raw, 'base64') : undefined;
   const size = bytes ? bytes.length : Buffer.byteLength(raw, 'utf8');
   if (size === 0) {
-    throw new HttpError('validation_failed', 'Request body is required: send a JSON object such as {"name": "Rex", "categoryId": 1}.');
+    throw new HttpError(
+      'validation_failed',
+      `Request body is required: send a JSON object${example ? ` such as ${JSON.stringify(example)}` : ''}.`,
+    );
   }
   if (size > MAX_BODY_BYTES) {
     throw new HttpError(
       'payload_too_large',
-      `Request body is larger than the limit of ${MAX_BODY_BYTES} bytes (${MAX_BODY_SIZE}): send a smaller pet.`,
+      `Request body is larger than the limit of ${MAX_BODY_BYTES} bytes (${MAX_BODY_SIZE}): send at most ${MAX_BODY_SIZE}.`,
     );
   }
   const contentType = header(event.headers, 'content-type');
@@ -76,11 +79,12 @@ export function parseJsonBody(event: Pick<APIGatewayProxyEvent, 'body' | 'header
   return value as JsonObject;
 }
 
-/** Replaces `event.body` with the parsed object, before the handler runs. */
-export function jsonBody(): MiddlewareObj<APIGatewayProxyEvent, ApiResult> {
+/** Replaces `event.body` with the parsed object, before the handler runs; `schema` is the body's (its example is the hint). */
+export function jsonBody(schema: z.ZodMiniType): MiddlewareObj<APIGatewayProxyEvent, ApiResult> {
+  const [example] = (z.globalRegistry.get(schema)?.examples as readonly unknown[] | undefined) ?? [];
   return {
     before: (request) => {
-      const parsed = parseJsonBody(request.event);
+      const parsed = parseJsonBody(request.event, example);
       // The event keeps API Gateway's type for the middleware chain; handlers see JsonBodyEvent.
       (request.event as unknown as { body: JsonObject }).body = parsed;
     },

@@ -1,40 +1,50 @@
 /**
  * The one point where a schema failure becomes a 400 `validation_failed`. The message names every
- * offending field and what it must be, so a person can fix the request without reading the docs.
+ * offending field and what to change, for every kind of zod issue: the schema's own words where it
+ * gives them (they say "must …"), else words made here from the issue.
  */
 import type * as z from 'zod/mini';
 import { HttpError } from './errors.ts';
 
 export type InputSource = 'request body' | 'query parameter' | 'path parameter';
 
-interface Issue {
-  readonly code: string;
-  readonly path: readonly PropertyKey[];
-  readonly message: string;
-  readonly keys?: readonly string[];
-}
-
 export function validate<S extends z.ZodMiniType>(schema: S, input: unknown, source: InputSource): z.infer<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data as z.infer<S>;
   const allowed = allowedKeys(schema);
-  const problems = (result.error.issues as readonly Issue[]).map((issue) => describe(issue, input, source, allowed));
+  const problems = result.error.issues.map((issue) => describe(issue, input, source, allowed));
   // Two checks of one field can fail alike (an id past 2^53 is neither a safe integer nor in range).
   throw new HttpError('validation_failed', `Invalid ${source}: ${[...new Set(problems)].join('; ')}.`);
 }
 
-function describe(issue: Issue, input: unknown, source: InputSource, allowed: string[]): string {
+function describe(issue: z.core.$ZodIssue, input: unknown, source: InputSource, allowed: string[]): string {
   const field = issue.path.map(String).join('.');
   const noun = source === 'request body' ? 'field' : source;
   if (issue.code === 'unrecognized_keys') {
-    const keys = (issue.keys ?? []).map((k) => `"${k}"`).join(', ');
-    const plural = (issue.keys?.length ?? 0) > 1 ? 's' : '';
+    const keys = issue.keys.map((k) => `"${k}"`).join(', ');
+    const plural = issue.keys.length > 1 ? 's' : '';
     return `unknown ${noun}${plural} ${keys} (allowed: ${allowed.join(', ') || 'none'})`;
   }
-  if (issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined) {
-    return `${field} is required`;
+  const what = (change: string) => (field === '' ? change : `${field} ${change}`);
+  if (issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined) return what('is required');
+  if (issue.message.startsWith('must ')) return what(issue.message);
+  const unit = (origin: string) => (origin === 'string' ? ' characters long' : origin === 'array' ? ' items' : '');
+  switch (issue.code) {
+    case 'invalid_type':
+      return what(`must be ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}`);
+    case 'too_small':
+      return what(`must be at least ${issue.minimum}${unit(issue.origin)}`);
+    case 'too_big':
+      return what(`must be at most ${issue.maximum}${unit(issue.origin)}`);
+    case 'invalid_value':
+      return what(`must be one of ${issue.values.map(String).join(', ')}`);
+    case 'invalid_format':
+      return what(`must be a valid ${issue.format}`);
+    case 'not_multiple_of':
+      return what(`must be a multiple of ${issue.divisor}`);
+    default:
+      return what(`is invalid (${issue.message})`);
   }
-  return field === '' ? issue.message : `${field} ${issue.message}`;
 }
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {

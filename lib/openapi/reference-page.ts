@@ -1,26 +1,10 @@
 /**
  * The API reference page, `GET /v1/docs`: Swagger UI (swagger-ui-dist) rendering the stage's own
- * `/v1/openapi.json`, every asset served from `/v1/docs/…` by the same function, so no request
- * leaves the API's origin. The page points "Try it out" at the stage it was loaded from, whatever
- * servers the document lists, and a reader authorizes with an API key (Authorize → bearerAuth).
- *
- * Each asset is served under a name that carries a hash of its content
- * (`swagger-ui-bundle.<8 hex>.js`), so it can be cached for a year as immutable and a new version
- * is a new name; any other name is a 404. The page itself is revalidated on every load and sends
- * a Content-Security-Policy: it holds a pasted API key in memory, so no script, style or
- * connection may come from another origin and no other site may frame it.
- *
- * An asset goes only to a client whose Accept-Encoding makes the gateway compress it (gzip or
- * deflate first, the stage's MinimumCompressionSize: `gatewayCompresses`); any other gets a 406
- * Error body that says what to send. So no docs response is larger than the largest asset
- * compressed (`largestDocsResponseBytes`), whatever the client asks: uncompressed, Swagger UI's
- * bundle is over a megabyte. Without Accept-Encoding any coding is acceptable (RFC 9110, section 12.5.3), but
- * API Gateway compresses only when the request names one, and a function's own gzip bytes would
- * need the API's binary media types to cover every media type (a browser asks for a script
- * accepting any type), which changes how every method's bodies pass through the gateway
- * (docs/reference-page.md).
- */
-import { createHash } from 'node:crypto';
+ * `/v1/openapi.json`, every asset served from `/v1/docs/…` by the same function under a name that
+ * carries its content's hash (cached for a year; any other name is a 404), the page under a
+ * Content-Security-Policy, and an asset only to a client whose Accept-Encoding makes the gateway
+ * compress it (else a 406 that says what to send). Why each: docs/reference-page.md.
+ */ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 /** `POST /pets`: add an animal, optionally under an `Idempotency-Key` (functions/create-pet.ts). */
-import { MAX_BODY_SIZE } from '../http/json-body.ts';
+import { MAX_BODY_SIZE } from '../http/errors.ts';
 import { idempotencyTable, petsTable } from '../store/tables.ts';
 import type { Operation } from './operation.ts';
 
@@ -33,13 +33,5 @@ export const createPet = {
     schema: 'Pet',
     headers: ['Location', 'IdempotentReplayed'],
   },
-  errors: [
-    'validation_failed',
-    'unauthorized',
-    'payload_too_large',
-    'unsupported_media_type',
-    'idempotency_key_reused',
-    'internal_error',
-    'service_unavailable',
-  ],
+  errors: ['idempotency_key_reused'],
 } as const satisfies Operation;

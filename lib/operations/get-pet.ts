@@ -15,6 +15,6 @@ export const getPet = {
   description: 'One animal, by its identifier.',
   path: 'PetIdPath',
   success: { status: 200, description: 'The animal.', schema: 'Pet', headers: [] },
-  errors: ['validation_failed', 'unauthorized', 'not_found', 'internal_error', 'service_unavailable'],
+  errors: ['not_found'],
   deprecation: { sunset: httpDate('2030-12-05'), successor: '/pets' },
 } as const satisfies Operation;

@@ -13,10 +13,11 @@ export const listPets = {
   description:
     'A page of animals, optionally filtered by availability status. Neither listing is in creation order: with `status` ' +
     'the animals come in a fixed order of their own, the same on every walk whatever the `limit`; without it, in no ' +
-    'particular order. Following the pages gives no animal twice and every animal that existed when the walk began (one ' +
-    'created a moment before may not be listed yet). When more follow, the `Link` header with `rel="next"` gives the URL ' +
+    'particular order. Following the pages gives no animal twice, and every animal that existed when the walk began and ' +
+    'was neither deleted nor given another status during it; one changed during the walk comes as its page found it, and ' +
+    'with `status` one whose status changed may come or not. One written a moment before may not be listed yet. When more follow, the `Link` header with `rel="next"` gives the URL ' +
     'of the next page (it keeps `limit` and `status` and adds the opaque `cursor`); the last page has no such header.',
   query: 'ListPetsQuery',
   success: { status: 200, description: 'A page of animals (possibly empty).', schema: 'Pets', headers: ['NextPageLink'] },
-  errors: ['validation_failed', 'invalid_cursor', 'unauthorized', 'internal_error', 'service_unavailable'],
+  errors: ['invalid_cursor'],
 } as const satisfies Operation;

@@ -7,13 +7,13 @@
  * A descriptor names its schemas, headers and tables by id, never by importing them: the docs
  * function lists the routes (lib/http/gateway-errors.ts), and its bundle stays free of zod.
  */
-import type { ErrorCode } from '../http/errors.ts';
-import type { ComponentId, HeaderSchemaId, ParameterSchemaId } from '../openapi/schemas.ts';
+import { type ErrorCode, ERRORS } from '../http/errors.ts';
 import { apiKeysTable } from '../store/tables.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
 
-/** Item-level DynamoDB actions a function may be granted on a table. */
+/** DynamoDB actions a function may be granted on a table, and those that also apply to an index. */
+export type IndexAction = 'Query' | 'Scan';
 export type TableAction =
   | 'GetItem'
   | 'PutItem'
@@ -22,11 +22,7 @@ export type TableAction =
   | 'ConditionCheckItem'
   | 'BatchGetItem'
   | 'BatchWriteItem'
-  | 'Query'
-  | 'Scan';
-
-/** Actions that apply to a global secondary index. */
-export type IndexAction = 'Query' | 'Scan';
+  | IndexAction;
 
 export interface TableAccess {
   /** Actions on the table's own ARN. */
@@ -51,50 +47,23 @@ export function grantsOf(operation: Operation): string[] {
   ]);
 }
 
-/** A request an operation answers with its success status (the suites that treat every operation alike, the benchmark). */
-export interface OperationRequest {
-  readonly method: HttpMethod;
-  /** Relative to the `/v1` base, with `{petId}` filled in (`/pets/1`). */
-  readonly path: string;
-  /** A JSON body, for an operation that takes one: a new pet named `name`. */
-  readonly body?: string;
-}
-
-export function validRequest(operation: Operation, { petId, name }: { petId: number; name: string }): OperationRequest {
-  return {
-    method: operation.method,
-    path: operation.resource.replace('{petId}', String(petId)),
-    ...(operation.requestBody ? { body: JSON.stringify({ name, categoryId: 1 }) } : {}),
-  };
-}
-
-/** A request header parameter: its name and schema are the header schema's (lib/openapi/schemas.ts). */
+/** A request header parameter: its name and schema are the header schema's (infra/openapi/schemas.ts). */
 export interface RequestHeader {
-  readonly schema: HeaderSchemaId;
+  readonly schema: string;
   readonly description: string;
   readonly required: boolean;
 }
 
-/** The response headers the contract describes, by id: lib/openapi/contract.ts defines each one. */
-export type HeaderId =
-  | 'XRequestId'
-  | 'Vary'
-  | 'Location'
-  | 'IdempotentReplayed'
-  | 'NextPageLink'
-  | 'WWWAuthenticate'
-  | 'Allow'
-  | 'RetryAfter'
-  | 'Deprecation'
-  | 'Sunset'
-  | 'SuccessorLink';
+/** A response header, by its id in infra/openapi/contract.ts's HEADERS (the document refuses any other). */
+export type HeaderId = string;
 
 /** The success answer: a JSON body of a component schema, or (204) no body at all. */
 export type SuccessResponse =
   | {
       readonly status: 200 | 201;
       readonly description: string;
-      readonly schema: ComponentId;
+      /** A schema's meta `id` (lib/domain). */
+      readonly schema: string;
       readonly headers: readonly HeaderId[];
     }
   | {
@@ -118,16 +87,35 @@ export interface Operation {
   readonly tables: Readonly<Record<string, TableAccess>>;
   readonly summary: string;
   readonly description: string;
-  readonly query?: ParameterSchemaId;
-  readonly path?: ParameterSchemaId;
+  /** Parameter objects, by their id in infra/openapi/schemas.ts. */
+  readonly query?: string;
+  readonly path?: string;
   readonly headers?: readonly RequestHeader[];
-  readonly requestBody?: { readonly schema: ComponentId; readonly description: string };
+  readonly requestBody?: { readonly schema: string; readonly description: string };
   readonly success: SuccessResponse;
-  /** Every error code the operation's function can answer (the chain in lib/http/api-handler.ts). */
+  /** The codes its own handler answers; the chain's and the body's are errorsOf()'s. */
   readonly errors: readonly ErrorCode[];
   /**
    * A deprecated operation: when it stops working, as the HTTP date the `Sunset` header carries
    * (RFC 8594), and the resource that replaces it.
    */
   readonly deprecation?: { readonly sunset: string; readonly successor: string };
+}
+
+/** The codes of the shared chain (lib/http/api-handler.ts): authentication, the throttles, a bug, an outage. */
+const CHAIN_ERRORS: readonly ErrorCode[] = ['unauthorized', 'too_many_requests', 'internal_error', 'service_unavailable'];
+/** The web ACL's blocks, whatever the operation (infra/cdk/constructs/web-acl.ts). */
+const EDGE_ERRORS: readonly ErrorCode[] = ['forbidden'];
+/** jsonBody()'s, for an operation with a request body. */
+const BODY_ERRORS: readonly ErrorCode[] = ['payload_too_large', 'unsupported_media_type'];
+
+/**
+ * Every code the operation can be answered with, in ERRORS' order: its own, the chain's, the
+ * edge's, the body's, and `validation_failed` when it reads a parameter, a header or a body.
+ */
+export function errorsOf(operation: Operation): ErrorCode[] {
+  const reads = operation.requestBody || operation.path || operation.query || operation.headers?.length;
+  const codes = new Set([...operation.errors, ...CHAIN_ERRORS, ...EDGE_ERRORS, ...(operation.requestBody ? BODY_ERRORS : [])]);
+  if (reads) codes.add('validation_failed');
+  return (Object.keys(ERRORS) as ErrorCode[]).filter((code) => codes.has(code));
 }

@@ -5,7 +5,7 @@
  */
 import { gunzipSync, inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApiMappingTemplate } from '#lib/openapi/serve.ts';
+import { openApiMappingTemplate } from '../../infra/openapi/serve.ts';
 import { startTestApi, type TestApi } from '../support/local-api.ts';
 import { createPets, type Pet, rawRequest } from './helpers.ts';
 

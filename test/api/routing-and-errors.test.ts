@@ -6,7 +6,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '#lib/auth/api-keys.ts';
-import { buildOpenApiDocument, type ResponseObject } from '#lib/openapi/document.ts';
+import { buildOpenApiDocument, type ResponseObject } from '../../infra/openapi/document.ts';
 import { operations } from '#lib/operations.ts';
 import { allowedMethods, type HttpMethod, resources } from '#lib/routes.ts';
 import { startTestApi, type TestApi } from '../support/local-api.ts';

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generateApiKey } from '#lib/auth/api-keys.ts';
 import { operations } from '#lib/operations.ts';
-import { validRequest } from '#lib/operations/operation.ts';
+import { validRequest } from '../support/operations.ts';
 import { STORE_TIMEOUTS } from '#lib/store/dynamodb-client.ts';
 import { type LocalStack, startLocalStack } from '../../infra/local/local-stack.ts';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts';

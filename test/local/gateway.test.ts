@@ -33,9 +33,9 @@ import { generateApiKey } from '#lib/auth/api-keys.ts';
 import { deprecationHeaders } from '#lib/http/deprecation.ts';
 import { GATEWAY_MAX_BODY_BYTES } from '#lib/http/gateway-errors.ts';
 import { getPet } from '#lib/operations/get-pet.ts';
-import { openApiMappingTemplate } from '#lib/openapi/serve.ts';
+import { openApiMappingTemplate } from '../../infra/openapi/serve.ts';
 import { functionIds } from '#lib/operations.ts';
-import { API_BASE_PATH, allowedMethods, resources } from '#lib/routes.ts';
+import { API_BASE_PATH, allowedMethods, type HttpMethod, resources, routes } from '#lib/routes.ts';
 import { DOCS_THROTTLED_METHODS, stageCapacity } from '../../infra/cdk/capacity.ts';
 import { readStageSettings } from '../../infra/cdk/stages.ts';
 
@@ -153,20 +153,25 @@ describe('routing', () => {
 
 describe('MOCK integrations and gateway responses, rendered from the template', () => {
   const api = () => new LocalRestApi(definition, echo, { throttling: false, maxBodyBytes: GATEWAY_MAX_BODY_BYTES });
+  // A resource of the route table and a method it does not allow.
+  const [resource = ''] = resources;
+  const path = API_BASE_PATH + resource;
+  const allowed = allowedMethods(resource);
+  const refused = ['DELETE', 'PUT', 'PATCH', 'POST', 'GET'].find((m) => !allowed.includes(m as HttpMethod)) ?? 'OPTIONS';
 
   it('answers a wrong method with the 405 mock: the method filled in, Allow and the common headers', async () => {
-    const res = await call(api(), 'DELETE', '/v1/pets');
+    const res = await call(api(), refused, path);
     expect(res.statusCode).toBe(405);
     expect(res.headers).toMatchObject({
       'Content-Type': 'application/json',
-      Allow: 'GET, POST',
+      Allow: allowed.join(', '),
       'Cache-Control': 'no-store',
       'X-Content-Type-Options': 'nosniff',
       'X-Request-Id': 'req-1',
     });
     expect(res.json).toEqual({
       code: 'method_not_allowed',
-      message: 'Method DELETE is not allowed on /v1/pets. Allowed: GET, POST.',
+      message: `Method ${refused} is not allowed on ${path}. Allowed: ${allowed.join(', ')}.`,
       status: 405,
     });
   });
@@ -178,7 +183,7 @@ describe('MOCK integrations and gateway responses, rendered from the template', 
   });
 
   it.each([
-    ['DELETE', '/v1/pets', 405],
+    [refused, path, 405],
     ['GET', '/v1/nothing', 404],
     ['GET', '/v1/openapi.json', 200],
   ])('answers %s %s with %i whatever the Content-Type: a mock passes one without a template through', async (method, path, status) => {
@@ -193,17 +198,12 @@ describe('MOCK integrations and gateway responses, rendered from the template', 
     'refuses a Content-Type without a template with UNSUPPORTED_MEDIA_TYPE (415) under %s',
     async (behaviour) => {
       const refusing = structuredClone(definition);
-      const integration = matchPath(refusing.root, '/v1/pets')?.resource.methods.get('ANY')?.integration;
-      if (integration?.type !== 'MOCK') throw new Error('ANY /v1/pets is a mock');
+      const integration = matchPath(refusing.root, path)?.resource.methods.get('ANY')?.integration;
+      if (integration?.type !== 'MOCK') throw new Error(`ANY ${path} is a mock`);
       (integration as { passthroughBehavior: string }).passthroughBehavior = behaviour;
-      const res = await call(
-        new LocalRestApi(refusing, echo, { throttling: false, maxBodyBytes: GATEWAY_MAX_BODY_BYTES }),
-        'DELETE',
-        '/v1/pets',
-        {
-          'Content-Type': 'text/csv',
-        },
-      );
+      const res = await call(new LocalRestApi(refusing, echo, { throttling: false, maxBodyBytes: GATEWAY_MAX_BODY_BYTES }), refused, path, {
+        'Content-Type': 'text/csv',
+      });
       expect(res.statusCode).toBe(415);
       expect(res.headers).toMatchObject({ 'X-Request-Id': 'req-1', 'Cache-Control': 'no-store' });
       expect(res.json).toMatchObject({ code: 'unsupported_media_type', status: 415 });
@@ -221,7 +221,7 @@ describe('MOCK integrations and gateway responses, rendered from the template', 
     expect(res.statusCode).toBe(200);
     expect(res.headers).toMatchObject({ 'Content-Type': 'application/json', 'Cache-Control': 'no-cache' });
     expect(res.body).toBe(openApiMappingTemplate());
-    expect(Object.keys((res.json as { paths: object }).paths)).toEqual(['/pets', '/pets/{petId}']);
+    expect(Object.keys((res.json as { paths: object }).paths)).toEqual(resources);
   });
 });
 

@@ -5,8 +5,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '#lib/openapi/document.ts';
-import { API_VERSION } from '#lib/openapi/contract.ts';
+import { buildOpenApiDocument } from '../../infra/openapi/document.ts';
+import { API_VERSION } from '../../infra/openapi/contract.ts';
 import { operations } from '#lib/operations.ts';
 import {
   CHANGELOG_FILE,

@@ -11,7 +11,7 @@ import { generateApiKey } from '#lib/auth/api-keys.ts';
 import { PET_STATUSES } from '#lib/domain/pet.ts';
 import type { CfnTemplate } from '../../infra/local/gateway/template.ts';
 import { type LocalStack, startLocalStack } from '../../infra/local/local-stack.ts';
-import type { OpenApiDocument } from '#lib/openapi/document.ts';
+import type { OpenApiDocument } from '../../infra/openapi/document.ts';
 import { type ContractValidator, createContractValidator } from '../support/response-contract.ts';
 import { testStore } from '../support/store-endpoint.ts';
 

@@ -1,7 +1,7 @@
 /** The response validator the end-to-end suites run every answer through (test/support/response-contract.ts). */
 import { AssertionError } from 'node:assert';
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '#lib/openapi/document.ts';
+import { buildOpenApiDocument } from '../../infra/openapi/document.ts';
 import { allowedMethods, resources } from '#lib/routes.ts';
 import { createContractValidator, matchTemplate } from '../support/response-contract.ts';
 

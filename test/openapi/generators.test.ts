@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApiMappingTemplate } from '#lib/openapi/serve.ts';
+import { openApiMappingTemplate } from '../../infra/openapi/serve.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const OPENAPI_FILE = path.join(ROOT, 'openapi.json');

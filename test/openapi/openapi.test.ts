@@ -18,14 +18,14 @@ import { matches } from '../../infra/local/gateway/web-acl.ts';
 import {
   DEPRECATION_HEADERS,
   EDGE_MADE_STATUSES,
-  ERROR_HEADERS,
   EVERY_ANSWER_HEADERS,
   GATEWAY_MADE_STATUSES,
   GATEWAY_RESPONSE_COMPONENTS,
   HEADERS,
   type HeaderDefinition,
-} from '#lib/openapi/contract.ts';
-import { ERROR_CODES } from '#lib/http/errors.ts';
+  headerDefinition,
+} from '../../infra/openapi/contract.ts';
+import { ERROR_CODES, ERRORS } from '#lib/http/errors.ts';
 import { idempotencyKey } from '#lib/http/idempotency-key.ts';
 import {
   buildOpenApiDocument,
@@ -35,12 +35,12 @@ import {
   type Reference,
   type ResponseObject,
   serializeOpenApiDocument,
-} from '#lib/openapi/document.ts';
-import { MAPPING_TEMPLATE_MAX_BYTES, openApiMappingTemplate } from '#lib/openapi/serve.ts';
+} from '../../infra/openapi/document.ts';
+import { MAPPING_TEMPLATE_MAX_BYTES, openApiMappingTemplate } from '../../infra/openapi/serve.ts';
 import { functionIds, operations } from '#lib/operations.ts';
 import { API_BASE_PATH } from '#lib/routes.ts';
 import { getPet } from '#lib/operations/get-pet.ts';
-import type { Operation } from '#lib/operations/operation.ts';
+import { errorsOf, type Operation } from '#lib/operations/operation.ts';
 import { documentSchemas } from '../support/response-contract.ts';
 
 const OPENAPI_FILE = new URL('../../openapi.json', import.meta.url);
@@ -144,16 +144,20 @@ describe('the document', () => {
     for (const { operationId } of operations) expect(operation(operationId).security).toEqual([{ bearerAuth: [] }]);
   });
 
-  it.each(operations)('documents every status of $operationId: its success, its error codes, the throttles and the blocks', (op) => {
-    const statuses = Object.keys(operation(op.operationId).responses).map(Number);
-    const expected = new Set([
-      op.success.status,
-      ...op.errors.map((code) => ERROR_CODES[code]),
-      ERROR_CODES.too_many_requests,
-      ERROR_CODES.forbidden,
-    ]);
-    expect(statuses).toEqual([...expected].sort((a, b) => a - b));
-  });
+  it.each(operations)(
+    "documents every status of $operationId: its success, its own error codes, the chain's, the throttle's and the blocks'",
+    (op) => {
+      const statuses = Object.keys(operation(op.operationId).responses).map(Number);
+      const expected = new Set([
+        op.success.status,
+        ...errorsOf(op).map((code) => ERROR_CODES[code]),
+        ERROR_CODES.too_many_requests,
+        ERROR_CODES.unauthorized,
+        ERROR_CODES.forbidden,
+      ]);
+      expect(statuses).toEqual([...expected].sort((a, b) => a - b));
+    },
+  );
 
   it('documents a success without a body (204) as a response without content', () => {
     const { deprecation: _, ...current } = getPet;
@@ -282,14 +286,14 @@ describe('the document', () => {
     };
     // The function's own answer of that status (every end-to-end answer is checked against the document too).
     const functionSends = (op: Operation, status: number) => {
-      const codes = op.errors.filter((code) => ERROR_CODES[code] === status);
+      const codes = errorsOf(op).filter((code) => ERROR_CODES[code] === status);
       if (codes.length === 0) return [];
       const ids = [
         ...EVERY_ANSWER_HEADERS,
         ...(op.deprecation ? DEPRECATION_HEADERS : []),
-        ...codes.flatMap((c) => ERROR_HEADERS[c] ?? []),
+        ...codes.flatMap((c) => ERRORS[c].headers ?? []),
       ];
-      return [names(ids.map((id) => HEADERS[id].name))];
+      return [names(ids.map((id) => headerDefinition(id).name))];
     };
     let checked = 0;
     for (const op of operations) {

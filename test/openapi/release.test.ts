@@ -15,13 +15,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '#lib/http/errors.ts';
 import { operations } from '#lib/operations.ts';
+import { errorsOf } from '#lib/operations/operation.ts';
 import { bump, readReleased, versionOf } from '../../infra/cli/openapi-compat.ts';
 import { CORPUS, type CorpusCase, type Json } from './compat-corpus.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SUITES = ['test/openapi/openapi.test.ts', 'test/openapi/compat.test.ts', 'test/openapi/compat-corpus.test.ts'];
 /** What a release writes. */
-const RELEASED_FILES = ['openapi.json', 'lib/openapi/contract.ts', 'docs/openapi-released.json'];
+const RELEASED_FILES = ['openapi.json', 'infra/openapi/contract.ts', 'docs/openapi-released.json'];
 const [edited] = operations;
 if (!edited) throw new Error('the API has no operation');
 const DESCRIPTOR = `lib/operations/${edited.functionId}.ts`;
@@ -127,7 +128,7 @@ describe('npm run openapi -- --release, on a copy of the repository', () => {
     expect(await releasedVersion()).toBe(patch);
 
     // An error status the operation does not document yet: a new response, compatible.
-    const documented = new Set([edited.success.status, ...edited.errors.map((code) => ERROR_CODES[code])]);
+    const documented = new Set([edited.success.status, ...errorsOf(edited).map((code) => ERROR_CODES[code])]);
     const code = (Object.keys(ERROR_CODES) as (keyof typeof ERROR_CODES)[]).find((c) => !documented.has(ERROR_CODES[c]));
     await edit(DESCRIPTOR, 'errors: [', `errors: ['${code}', `);
     const minor = bump(patch, 'minor');
@@ -135,7 +136,7 @@ describe('npm run openapi -- --release, on a copy of the repository', () => {
     expect(second.status, second.stderr).toBe(0);
     expect(await releasedVersion()).toBe(minor);
     expect(JSON.parse(await read('openapi.json')).info.version).toBe(minor);
-    expect(await read('lib/openapi/contract.ts')).toContain(`export const API_VERSION = '${minor}';`);
+    expect(await read('infra/openapi/contract.ts')).toContain(`export const API_VERSION = '${minor}';`);
 
     // The copy's own suites, on its own vitest configuration (vitest's variables would make it a worker of this run).
     const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST')));
@@ -151,5 +152,27 @@ describe('npm run openapi -- --release, on a copy of the repository', () => {
     expect(failed).toEqual([]);
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
     expect(report.testResults.map((file) => path.relative(copy, file.name)).sort()).toEqual([...SUITES].sort());
+  });
+  it('redone before the commit, releases from the last committed release: the same version, not the next one', async () => {
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=release', '-c', 'user.email=release@example.com', '-c', 'commit.gpgsign=false', ...args], {
+        cwd: copy,
+      });
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-qm', 'the last release');
+    const before = await releasedVersion();
+    await edit(DESCRIPTOR, "summary: '", "summary: 'Now: ");
+    const patch = bump(before, 'patch');
+    const first = await release(patch, `\`${edited.operationId}\`: its summary reworded again.`);
+    expect(first.status, first.stderr).toBe(0);
+    // The prose fixed after the release, and the release run again.
+    await edit(DESCRIPTOR, "summary: 'Now: ", "summary: 'Now, ");
+    const again = spawnSync('npm', ['run', 'openapi', '--', '--release'], { cwd: copy, encoding: 'utf8' });
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toContain(`released ${patch} (was ${before})`);
+    expect(await releasedVersion()).toBe(patch);
+    expect(JSON.parse(await read('openapi.json')).info.version).toBe(patch);
+    expect(await read('infra/openapi/contract.ts')).toContain(`export const API_VERSION = '${patch}';`);
   });
 });

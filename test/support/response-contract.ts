@@ -1,5 +1,5 @@
 /**
- * Checks HTTP responses against the OpenAPI document (lib/openapi/document.ts): the status must be
+ * Checks HTTP responses against the OpenAPI document (infra/openapi/document.ts): the status must be
  * documented for the operation the request matched (by method and path template), every required
  * header must be there, every documented header present must match its schema, and the body must be
  * `application/json` matching the response's schema. Schemas are compiled straight from the
@@ -24,7 +24,7 @@ import {
   type OperationObject,
   type Reference,
   type ResponseObject,
-} from '#lib/openapi/document.ts';
+} from '../../infra/openapi/document.ts';
 
 const addFormats = ajvFormatsModule.default;
 const DOCUMENT_ID = 'urn:petstore:openapi';

@@ -38,7 +38,7 @@ import { ERROR_CODES } from '#lib/http/errors.ts';
 import { COMMON_RESPONSE_HEADERS, withHeaders } from '#lib/http/response.ts';
 import { mapValues } from '#lib/map-values.ts';
 import { REFERENCE_PAGE_METHOD, REFERENCE_PAGE_PATH } from '#lib/openapi/reference-page.ts';
-import { openApiMappingTemplate } from '#lib/openapi/serve.ts';
+import { openApiMappingTemplate } from '../../openapi/serve.ts';
 import {
   API_BASE_PATH,
   allowedMethods,

@@ -4,23 +4,21 @@
  * says (the info, servers, parameter and error descriptions, headers) from contract.ts. The
  * committed `openapi.json` is this object, written by `npm run openapi`; a test keeps the two equal.
  */
-import { ERROR_CODES, type ErrorBody, type ErrorCode } from '../http/errors.ts';
-import { JSON_CONTENT_TYPE } from '../http/response.ts';
-import { mapValues } from '../map-values.ts';
-import { operations as apiOperations } from '../operations.ts';
-import type { HeaderId, HttpMethod, Operation } from '../operations/operation.ts';
+import { ERRORS, type ErrorBody, type ErrorCode } from '#lib/http/errors.ts';
+import { JSON_CONTENT_TYPE } from '#lib/http/response.ts';
+import { mapValues } from '#lib/map-values.ts';
+import { operations as apiOperations } from '#lib/operations.ts';
+import { errorsOf, type HttpMethod, type Operation } from '#lib/operations/operation.ts';
 import {
   DEPRECATION_HEADERS,
   EDGE_MADE_STATUSES,
-  ERROR_DESCRIPTIONS,
-  ERROR_HEADERS,
+  errorDescription,
   EVERY_ANSWER_HEADERS,
-  EVERY_OPERATION_ERRORS,
-  EXAMPLE_PET,
   GATEWAY_MADE_STATUSES,
   GATEWAY_RESPONSE_COMPONENTS,
   HEADERS,
   type HeaderDefinition,
+  headerDefinition,
   INFO,
   type HeaderUse,
   OPENAPI_VERSION,
@@ -32,7 +30,7 @@ import {
   TAGS,
   validationFailed,
 } from './contract.ts';
-import { type ComponentId, componentRef, generateSchemas, headerSchema, type JsonSchema } from './schemas.ts';
+import { componentExample, componentRef, generateSchemas, headerSchema, type JsonSchema } from './schemas.ts';
 import {
   asParameterSchema,
   asSchema,
@@ -60,7 +58,7 @@ function responseHeaders(uses: readonly HeaderUse[]): Record<string, HeaderObjec
   return Object.fromEntries(
     [...EVERY_ANSWER_HEADERS, ...uses].map((use) => {
       const id = typeof use === 'string' ? use : use.id;
-      const header: HeaderDefinition = HEADERS[id];
+      const header = headerDefinition(id);
       const optional = !header.required || typeof use !== 'string';
       return [header.name, optional ? { ...headerObject(header), required: false } : { $ref: `#/components/headers/${id}` }];
     }),
@@ -88,16 +86,9 @@ const jsonContent = (schema: JsonSchema, example: unknown): Record<string, Media
 });
 
 /** An Error body of `code`, whose message is its meaning in the response (`description`: "`code`: meaning"). */
-function errorExample(code: ErrorCode, description = ERROR_DESCRIPTIONS[code]): ErrorBody {
+function errorExample(code: ErrorCode, description = errorDescription(code)): ErrorBody {
   const meaning = description.replace(/^`[a-z_]+`: /, '');
-  return { code, message: meaning.charAt(0).toUpperCase() + meaning.slice(1), status: ERROR_CODES[code] };
-}
-
-/** The example of each component: EXAMPLE_PET, and an Error body. */
-function componentExamples(): Record<ComponentId, unknown> {
-  const { id: _, ...newPet } = EXAMPLE_PET;
-  const error = errorExample('validation_failed');
-  return { PetStatus: EXAMPLE_PET.status, Pet: EXAMPLE_PET, NewPet: newPet, Pets: [EXAMPLE_PET], ErrorCode: error.code, Error: error };
+  return { code, message: meaning.charAt(0).toUpperCase() + meaning.slice(1), status: ERRORS[code].status };
 }
 
 /**
@@ -106,7 +97,7 @@ function componentExamples(): Record<ComponentId, unknown> {
  * that generators type it as one object whose `code` a client can switch on (docs/clients.md).
  */
 function errorContent(error: JsonSchema, status: number, codes: readonly ErrorCode[], example: ErrorBody): Record<string, MediaTypeObject> {
-  const { description: _, ...shape } = error;
+  const { description: _, examples: __, ...shape } = error;
   const properties = {
     ...(shape.properties as object),
     code: { type: 'string', enum: [...codes] },
@@ -121,22 +112,22 @@ function errorContent(error: JsonSchema, status: number, codes: readonly ErrorCo
  */
 function errorResponses(
   codes: readonly ErrorCode[],
-  operationHeaders: readonly HeaderId[],
+  operationHeaders: readonly string[],
   context: BuildContext,
   meanings: Partial<Record<ErrorCode, string>>,
 ): Record<string, ResponseObject> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
-    const status = ERROR_CODES[code];
+    const { status } = ERRORS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   const responses: Record<string, ResponseObject> = {};
   for (const [status, statusCodes] of byStatus) {
     const [gateway, edge] = [GATEWAY_MADE_STATUSES.get(status), EDGE_MADE_STATUSES.has(status)];
     // The web ACL's blocks (403) answer whatever the operation: none of its own headers either.
-    const bare = gateway !== undefined || status === ERROR_CODES.forbidden;
+    const bare = gateway !== undefined || status === ERRORS.forbidden.status;
     const own = operationHeaders.map((id): HeaderUse => (bare ? { id, required: false } : id));
-    const meaning = (code: ErrorCode) => meanings[code] ?? ERROR_DESCRIPTIONS[code];
+    const meaning = (code: ErrorCode) => meanings[code] ?? errorDescription(code);
     responses[String(status)] = {
       description: [
         ...statusCodes.map(meaning),
@@ -150,7 +141,7 @@ function errorResponses(
       ].join(' '),
       headers: responseHeaders([
         ...(edge ? [{ id: 'XRequestId', required: false } as const] : []),
-        ...statusCodes.flatMap((code) => ERROR_HEADERS[code] ?? []),
+        ...statusCodes.flatMap((code) => ERRORS[code].headers ?? []),
         ...own,
       ]),
       content: errorContent(
@@ -166,15 +157,14 @@ function errorResponses(
 
 /** Responses the gateway makes: components, referenced by operations and by the root extension. */
 function gatewayResponses(context: BuildContext): Record<string, ResponseObject> {
-  return mapValues(GATEWAY_RESPONSE_COMPONENTS, ({ code, description, headers, example }) => ({
-    description,
-    headers: responseHeaders(headers),
-    content: errorContent(context.schemas.components.Error, ERROR_CODES[code], [code], {
-      code,
-      message: example,
-      status: ERROR_CODES[code],
-    }),
-  }));
+  return mapValues(GATEWAY_RESPONSE_COMPONENTS, ({ code, description, example }) => {
+    const { status, headers = [] } = ERRORS[code];
+    return {
+      description,
+      headers: responseHeaders(headers),
+      content: errorContent(context.schemas.components.Error, status, [code], { code, message: example, status }),
+    };
+  });
 }
 
 /** The root extension: which gateway response answers a request that matches no operation. */
@@ -189,7 +179,6 @@ function gatewayResponsesExtension(): OpenApiDocument[typeof GATEWAY_RESPONSES_E
 interface BuildContext {
   readonly schemas: ReturnType<typeof generateSchemas>;
   readonly operations: readonly Operation[];
-  readonly examples: Record<ComponentId, unknown>;
 }
 
 function operationObject(operation: Operation, context: BuildContext): OperationObject {
@@ -199,7 +188,9 @@ function operationObject(operation: Operation, context: BuildContext): Operation
     ['query', operation.query],
   ] as const) {
     if (!id) continue;
-    const { properties, required } = context.schemas.parameters[id];
+    const object = context.schemas.parameters[id];
+    if (!object) throw new Error(`No parameter schema ${id} in PARAMETER_SCHEMAS (infra/openapi/schemas.ts)`);
+    const { properties, required } = object;
     for (const [name, schema] of Object.entries(properties)) {
       const parameter = PARAMETERS[name];
       if (!parameter) throw new Error(`Parameter ${name} of ${operation.operationId} has no description in PARAMETERS`);
@@ -219,7 +210,7 @@ function operationObject(operation: Operation, context: BuildContext): Operation
   }
 
   const { success, deprecation, requestBody } = operation;
-  const deprecationHeaders: readonly HeaderId[] = deprecation ? DEPRECATION_HEADERS : [];
+  const deprecationHeaders: readonly string[] = deprecation ? DEPRECATION_HEADERS : [];
   const reads = {
     body: requestBody !== undefined,
     path: parameters.filter((p) => p.in === 'path').map((p) => p.name),
@@ -231,9 +222,9 @@ function operationObject(operation: Operation, context: BuildContext): Operation
       description: success.description,
       headers: responseHeaders([...success.headers, ...deprecationHeaders]),
       // A 204 has no body, hence no content.
-      ...('schema' in success ? { content: jsonContent(componentRef(success.schema), context.examples[success.schema]) } : {}),
+      ...('schema' in success ? { content: jsonContent(componentRef(success.schema), componentExample(success.schema)) } : {}),
     },
-    ...errorResponses([...operation.errors, ...EVERY_OPERATION_ERRORS], deprecationHeaders, context, {
+    ...errorResponses(errorsOf(operation), deprecationHeaders, context, {
       validation_failed: validationFailed(reads),
     }),
   };
@@ -253,7 +244,7 @@ function operationObject(operation: Operation, context: BuildContext): Operation
           requestBody: {
             description: requestBody.description,
             required: true as const,
-            content: jsonContent(componentRef(requestBody.schema), context.examples[requestBody.schema]),
+            content: jsonContent(componentRef(requestBody.schema), componentExample(requestBody.schema)),
           },
         }
       : {}),
@@ -275,7 +266,7 @@ function deprecationDescription({ sunset, successor }: NonNullable<Operation['de
  * deterministic: the same code gives the same document.
  */
 export function buildOpenApiDocument(operations: readonly Operation[] = apiOperations): OpenApiDocument {
-  const context: BuildContext = { schemas: generateSchemas(), operations, examples: componentExamples() };
+  const context: BuildContext = { schemas: generateSchemas(), operations };
   const paths: Record<string, PathItemObject> = {};
   for (const resource of new Set(operations.map((o) => o.resource))) {
     const item: PathItemObject = {};
@@ -291,12 +282,7 @@ export function buildOpenApiDocument(operations: readonly Operation[] = apiOpera
     tags: [...TAGS],
     paths,
     components: {
-      schemas: Object.fromEntries(
-        Object.entries(context.schemas.components).map(([id, schema]) => [
-          id,
-          asSchema({ ...schema, examples: [context.examples[id as ComponentId]] }),
-        ]),
-      ),
+      schemas: mapValues(context.schemas.components, asSchema),
       responses: gatewayResponses(context),
       headers: headerComponents(),
       securitySchemes: { ...SECURITY_SCHEMES },

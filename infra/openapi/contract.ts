@@ -6,19 +6,17 @@
  * description and schema). The builder (document.ts) turns this, the operation descriptors and the
  * zod schemas into the document.
  */
-import { LIST_LIMIT, type Pet } from '../domain/pet.ts';
-import { BEARER_CHALLENGE } from '../http/bearer-auth.ts';
-import { encodeCursor } from '../http/cursor.ts';
-import { REQUEST_ID_HEADER } from '../http/request-line.ts';
-import { DEPRECATED_SINCE } from '../http/deprecation.ts';
-import type { ErrorCode } from '../http/errors.ts';
-import { methodNotAllowedMessage, NOT_FOUND_MESSAGE } from '../http/gateway-errors.ts';
-import { MAX_BODY_BYTES, MAX_BODY_SIZE } from '../http/json-body.ts';
-import { operations } from '../operations.ts';
-import type { HeaderId } from '../operations/operation.ts';
-import { API_BASE_PATH, allowedMethods, OPENAPI_DOCUMENT_PATH, resources } from '../routes.ts';
-import { type StageName, stackName } from '../stage-names.ts';
-import { REFERENCE_PAGE_PATH } from './reference-page.ts';
+import { EXAMPLE_PET, LIST_LIMIT } from '#lib/domain/pet.ts';
+import { BEARER_CHALLENGE } from '#lib/http/bearer-auth.ts';
+import { encodeCursor } from '#lib/http/cursor.ts';
+import { REQUEST_ID_HEADER } from '#lib/http/request-line.ts';
+import { DEPRECATED_SINCE } from '#lib/http/deprecation.ts';
+import { type ErrorCode, ERRORS } from '#lib/http/errors.ts';
+import { methodNotAllowedMessage, NOT_FOUND_MESSAGE } from '#lib/http/gateway-errors.ts';
+import { operations } from '#lib/operations.ts';
+import { API_BASE_PATH, allowedMethods, OPENAPI_DOCUMENT_PATH, resources } from '#lib/routes.ts';
+import { type StageName, stackName } from '#lib/stage-names.ts';
+import { REFERENCE_PAGE_PATH } from '#lib/openapi/reference-page.ts';
 import type { JsonSchema } from './schemas.ts';
 import {
   GATEWAY_RESPONSES_EXTENSION,
@@ -42,7 +40,7 @@ const STAGE_TITLES = { production: 'Production', staging: 'Staging' } as const s
 export const INFO: InfoObject = {
   title: 'Pet Store API',
   version: API_VERSION,
-  summary: 'List, add and read the animals of a pet store.',
+  summary: 'The animals of a pet store, over HTTP and JSON.',
   description:
     'The HTTP and JSON interface of the Pet Store service. Every operation needs an API key, sent as ' +
     '`Authorization: Bearer <API_KEY>`. Every error is an `Error` object as `application/json`, and every ' +
@@ -82,9 +80,6 @@ export const SECURITY_SCHEMES: Readonly<Record<string, SecuritySchemeObject>> = 
   },
 };
 
-/** The animal every example of the document shows; the examples of the schemas and answers derive from it. */
-export const EXAMPLE_PET = { id: 1, name: 'Rex', categoryId: 1, status: 'available' } as const satisfies Pet;
-
 /** The base address the examples use: the first server's, its variables at their defaults (same-origin for a client of it). */
 const EXAMPLE_BASE_URL = SERVERS[0]?.url.replace(/\{(\w+)\}/g, (_, name: string) => SERVERS[0]?.variables?.[name]?.default ?? name);
 
@@ -99,30 +94,6 @@ export const PARAMETERS: Record<string, { readonly description: string; readonly
   petId: { description: 'Identifier of the animal.', example: EXAMPLE_PET.id },
 };
 
-/** What each error code means, in the words of an operation's response. */
-export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
-  // An operation's own 400 says what it reads: validationFailed().
-  validation_failed: '`validation_failed`: a part of the request the operation reads is invalid; the message names every offending field.',
-  invalid_cursor: '`invalid_cursor`: the `cursor` is damaged, truncated, or belongs to another `status` filter.',
-  unauthorized: '`unauthorized`: the API key is missing, malformed, unknown, revoked or expired, or the scheme is not `Bearer`.',
-  not_found: '`not_found`: no animal exists for `petId`.',
-  method_not_allowed: '`method_not_allowed`: the path exists, the method does not; `Allow` lists the methods.',
-  payload_too_large: `\`payload_too_large\`: the request body is larger than ${MAX_BODY_BYTES} bytes (${MAX_BODY_SIZE}).`,
-  idempotency_key_reused: '`idempotency_key_reused`: the `Idempotency-Key` was already used with another body; nothing was created.',
-  unsupported_media_type:
-    '`unsupported_media_type`: the request body is not declared as JSON (`application/json` or `application/*+json`, UTF-8 or no charset), or is sent compressed (`Content-Encoding`).',
-  too_many_requests:
-    "`too_many_requests`: the stage's throttle (API Gateway) or a per-client limit of the stage's web ACL (AWS WAF) refused the request; retry after `Retry-After` seconds.",
-  internal_error: '`internal_error`: an unexpected error. It is logged under the request id; quote `X-Request-Id` when reporting it.',
-  forbidden:
-    "`forbidden`: the stage's web ACL blocks the source address: automatically, for a time, after many requests failing the key check, or by the operator. Do not retry.",
-  gateway_timeout:
-    '`gateway_timeout`: the function did not answer within the gateway timeout (it is bounded at 10 s, so this should not happen).',
-  service_unavailable:
-    '`service_unavailable`: the data store is throttled, unreachable or too slow to answer in time. Retry after `Retry-After` seconds; ' +
-    'a create is safe to retry with an `Idempotency-Key`.',
-};
-
 /**
  * What a 400 `validation_failed` means for an operation: the parts of a request it reads (its
  * descriptor). One that declares no query parameters does not read the query string at all.
@@ -134,21 +105,13 @@ export function validationFailed(reads: { body: boolean; path: readonly string[]
     ...(reads.query ? ['a query parameter (an unknown or repeated one too)'] : []),
     ...reads.headers.map((name) => `the \`${name}\` header`),
   ];
-  if (parts.length === 0) return ERROR_DESCRIPTIONS.validation_failed;
+  if (parts.length === 0) return errorDescription('validation_failed');
   const what = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} or ${parts.at(-1)}` : parts[0];
   return `\`validation_failed\`: ${what} is invalid; the message names every offending field.${reads.query ? '' : ' Query parameters are not read: any sent are ignored.'}`;
 }
 
-/** Headers that come with an error code, whoever answers it. */
-export const ERROR_HEADERS: Partial<Record<ErrorCode, HeaderId>> = {
-  unauthorized: 'WWWAuthenticate',
-  method_not_allowed: 'Allow',
-  too_many_requests: 'RetryAfter',
-  service_unavailable: 'RetryAfter',
-};
-
-/** The codes every operation can be answered with besides its function's: the throttles' and the web ACL's blocks. */
-export const EVERY_OPERATION_ERRORS = ['too_many_requests', 'forbidden'] as const satisfies readonly ErrorCode[];
+/** "`code`: meaning", an error code as an operation's response describes it. */
+export const errorDescription = (code: ErrorCode): string => `\`${code}\`: ${ERRORS[code].meaning}`;
 
 /**
  * Statuses API Gateway can also answer by itself for a route (infra/cdk/constructs/gateway-responses.ts),
@@ -171,7 +134,7 @@ export const GATEWAY_MADE_STATUSES: ReadonlyMap<number, string> = new Map([
 export const EDGE_MADE_STATUSES: ReadonlySet<number> = new Set([401, 403, 429]);
 
 /** A header of a response: its id, or its id marked optional on this response. */
-export type HeaderUse = HeaderId | { readonly id: HeaderId; readonly required: false };
+export type HeaderUse = string | { readonly id: string; readonly required: false };
 
 /** The headers of every answer, listed first on each response. */
 export const EVERY_ANSWER_HEADERS = ['XRequestId', 'Vary'] as const satisfies readonly HeaderId[];
@@ -183,8 +146,6 @@ export interface GatewayResponseComponent {
   /** The error code of the answer; its status is the code's (lib/http/errors.ts). */
   readonly code: ErrorCode;
   readonly description: string;
-  /** The headers besides EVERY_ANSWER_HEADERS. */
-  readonly headers: readonly HeaderUse[];
   /** The key of the root extension `x-gateway-responses` (requests that match no operation) it answers. */
   readonly usedBy: keyof GatewayResponsesExtension[typeof GATEWAY_RESPONSES_EXTENSION];
   /** The message of the example: one the gateway sends. */
@@ -199,14 +160,12 @@ export const GATEWAY_RESPONSE_COMPONENTS = {
     code: 'not_found',
     description:
       '`not_found`: no such path. Answered by the gateway for a path that no operation serves, before authentication, whatever the `Content-Type`.',
-    headers: [],
     usedBy: 'unknownPath',
     example: NOT_FOUND_MESSAGE,
   },
   MethodNotAllowed: {
     code: 'method_not_allowed',
-    description: `${ERROR_DESCRIPTIONS.method_not_allowed} Answered by the gateway, before authentication, whatever the \`Content-Type\`.`,
-    headers: ['Allow'],
+    description: `${errorDescription('method_not_allowed')} Answered by the gateway, before authentication, whatever the \`Content-Type\`.`,
     usedBy: 'methodNotAllowed',
     example: methodNotAllowedMessage('DELETE', API_BASE_PATH + EXAMPLE_RESOURCE, allowedMethods(EXAMPLE_RESOURCE)),
   },
@@ -312,4 +271,13 @@ export const HEADERS = {
     },
     example: `<${EXAMPLE_BASE_URL}${deprecation?.successor ?? ''}>; rel="successor-version"`,
   },
-} as const satisfies Record<HeaderId, HeaderDefinition>;
+} as const satisfies Record<string, HeaderDefinition>;
+
+export type HeaderId = keyof typeof HEADERS;
+
+/** The header of an id a descriptor or an error record names; one that HEADERS lacks is a build error. */
+export function headerDefinition(id: string): HeaderDefinition {
+  const header: HeaderDefinition | undefined = HEADERS[id as HeaderId];
+  if (!header) throw new Error(`No response header "${id}" in HEADERS (infra/openapi/contract.ts)`);
+  return header;
+}

@@ -4,7 +4,7 @@
  * and extended by the root `x-gateway-responses`.
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
-import type { HttpMethod } from '../operations/operation.ts';
+import type { HttpMethod } from '#lib/operations/operation.ts';
 import type { JsonSchema } from './schemas.ts';
 
 export type Reference = OpenAPIV3_1.ReferenceObject;
