@@ -35,7 +35,7 @@ import { GATEWAY_MAX_BODY_BYTES } from '#lib/http/gateway-errors.ts';
 import { getPet } from '#lib/operations/get-pet.ts';
 import { openApiMappingTemplate } from '../../infra/openapi/serve.ts';
 import { functionIds } from '#lib/operations.ts';
-import { API_BASE_PATH, allowedMethods, type HttpMethod, resources, routes } from '#lib/routes.ts';
+import { API_BASE_PATH, allowedMethods, type HttpMethod, resources } from '#lib/routes.ts';
 import { DOCS_THROTTLED_METHODS, stageCapacity } from '../../infra/cdk/capacity.ts';
 import { readStageSettings } from '../../infra/cdk/stages.ts';
 
