@@ -21,6 +21,8 @@ export const ENV = {
   logLevel: 'LOG_LEVEL',
   /** Browser origins the pet operations answer with CORS headers, comma-separated; unset: none. */
   allowedOrigins: 'ALLOWED_ORIGINS',
+  /** The stage's rate-limit headers as a JSON object (lib/http/response.ts rateLimitHeaders); unset: none. */
+  rateLimitHeaders: 'RATE_LIMIT_HEADERS',
 } as const;
 
 export interface Config {
@@ -36,6 +38,7 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** Empty: CORS is off. */
   readonly allowedOrigins: ReadonlySet<string>;
+  readonly rateLimitHeaders: Readonly<Record<string, string>>;
 }
 
 export const MAX_KEY_CACHE_SECONDS = 60;
@@ -59,6 +62,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
         .map((origin) => origin.trim())
         .filter((origin) => origin !== ''),
     ),
+    rateLimitHeaders: JSON.parse(env[ENV.rateLimitHeaders] || '{}'),
   };
 }
 

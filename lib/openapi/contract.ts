@@ -6,6 +6,8 @@
  * description and schema). The builder (document.ts) turns this, the operation descriptors and the
  * zod schemas into the document.
  */
+import { WAF_WINDOW_SECONDS } from '../../infra/cdk/capacity.ts';
+import { TIMEOUT_SECONDS } from '../../infra/cdk/function-limits.ts';
 import { LIST_LIMIT, type Pet } from '../domain/pet.ts';
 import { BEARER_CHALLENGE } from '../http/bearer-auth.ts';
 import { encodeCursor } from '../http/cursor.ts';
@@ -146,8 +148,8 @@ export const ERROR_HEADERS: Partial<Record<ErrorCode, HeaderId>> = {
   service_unavailable: 'RetryAfter',
 };
 
-/** The codes every operation can be answered with besides its function's: the throttles'. */
-export const EVERY_OPERATION_ERRORS = ['too_many_requests'] as const satisfies readonly ErrorCode[];
+/** The codes every operation can be answered with besides its function's: the throttles' and the gateway timeout's. */
+export const EVERY_OPERATION_ERRORS = ['too_many_requests', 'gateway_timeout'] as const satisfies readonly ErrorCode[];
 
 /**
  * Statuses API Gateway can also answer by itself for a route (infra/cdk/constructs/gateway-responses.ts),
@@ -158,6 +160,7 @@ export const GATEWAY_MADE_STATUSES: ReadonlyMap<number, string> = new Map([
   [429, 'its throttle'],
   [500, 'when a function failed'],
   [503, 'when a function could not be invoked'],
+  [504, 'its integration timeout'],
 ]);
 
 /**
@@ -173,6 +176,12 @@ export type HeaderUse = HeaderId | { readonly id: HeaderId; readonly required: f
 
 /** The headers of every answer, listed first on each response. */
 export const EVERY_ANSWER_HEADERS = ['XRequestId', 'Vary'] as const satisfies readonly HeaderId[];
+
+/** The headers of every answer of an operation's function and of the web ACL's 429: the stage's per-client limits. */
+export const RATE_LIMIT_HEADERS = [
+  { id: 'RateLimitPolicy', required: false },
+  { id: 'XRateLimitLimit', required: false },
+] as const satisfies readonly HeaderUse[];
 
 /** The headers of every answer of a deprecated operation's function (lib/http/deprecation.ts). */
 export const DEPRECATION_HEADERS = ['Deprecation', 'Sunset', 'SuccessorLink'] as const satisfies readonly HeaderId[];
@@ -288,6 +297,21 @@ export const HEADERS = {
     schema: { type: 'integer', minimum: 0 },
     example: 1,
   },
+  RateLimitPolicy: {
+    name: 'RateLimit-Policy',
+    description:
+      'The per-client limits of a stage with a web ACL (IETF httpapi draft): `"per-key";q=<requests>;w=<seconds>, "per-address";q=<requests>;w=<seconds>`, on the functions\' answers and the web ACL\'s 429s. Never a remaining count: the web ACL keeps it.',
+    required: false,
+    schema: { type: 'string', pattern: '^"per-key";q=[0-9]+;w=[0-9]+, "per-address";q=[0-9]+;w=[0-9]+$' },
+    example: '"per-key";q=400;w=60, "per-address";q=400;w=60',
+  },
+  XRateLimitLimit: {
+    name: 'X-RateLimit-Limit',
+    description: 'The requests one API key may make in a window (`"per-key"` of `RateLimit-Policy`), where that header is.',
+    required: false,
+    schema: { type: 'integer', minimum: 1 },
+    example: 400,
+  },
   Deprecation: {
     name: 'Deprecation',
     description: 'The operation is deprecated, since the date given (RFC 9745).',
@@ -311,3 +335,70 @@ export const HEADERS = {
     example: `<${EXAMPLE_BASE_URL}${deprecation?.successor ?? ''}>; rel="successor-version"`,
   },
 } as const satisfies Record<HeaderId, HeaderDefinition>;
+
+/**
+ * The retry contract, for every status an operation can answer: who answers it, and whether a read,
+ * a create with an `Idempotency-Key` and a create without one are sent again, after what wait. The
+ * document's responses, README.md's error table and docs/clients.md's retry table are written from it.
+ */
+export interface RetryRule {
+  readonly statuses: readonly number[];
+  readonly who: string;
+  readonly read: string;
+  readonly keyedCreate: string;
+  readonly unkeyedCreate: string;
+  readonly wait: string;
+}
+
+const BACKOFF = 'no `Retry-After`: 1 s, then doubling, with jitter, a few times';
+export const RETRY_CONTRACT: readonly RetryRule[] = [
+  { statuses: [400, 404, 405, 413, 415, 422], who: 'the function or API Gateway: the request is wrong', read: 'no', keyedCreate: 'no', unkeyedCreate: 'no', wait: 'change the request first' },
+  {
+    statuses: [401],
+    who: 'the function, or the web ACL (no well-formed key)',
+    ...{ read: 'no', keyedCreate: 'no', unkeyedCreate: 'no' },
+    wait: 'fix the key first: an address that keeps sending bad keys can be blocked (403)',
+  },
+  { statuses: [403], who: 'the web ACL: the address is blocked', read: 'no', keyedCreate: 'no', unkeyedCreate: 'no', wait: 'no `Retry-After`: ask the operator' },
+  ...(['per-key', 'per-address'] as const).map((policy) => ({
+    statuses: [429],
+    who: `the web ACL: the ${policy === 'per-key' ? "API key's" : "address's (keyless requests too)"} limit a minute (\`"${policy}"\` in \`RateLimit-Policy\`)`,
+    ...{ read: 'yes', keyedCreate: 'yes', unkeyedCreate: 'yes: nothing was done' },
+    wait: `\`Retry-After\` (the window, ${WAF_WINDOW_SECONDS} s)`,
+  })),
+  {
+    statuses: [429],
+    who: "API Gateway: the operation's throttle, shared by every client",
+    ...{ read: 'yes', keyedCreate: 'yes', unkeyedCreate: 'yes: nothing was done' },
+    wait: '`Retry-After` (1 s)',
+  },
+  {
+    statuses: [500],
+    who: 'the function (a bug) or API Gateway (a function that failed, or answered malformed: a 502 elsewhere)',
+    ...{ read: 'yes, once', keyedCreate: 'yes, once, the same key', unkeyedCreate: 'no: the pet may be stored; list to check' },
+    wait: BACKOFF,
+  },
+  {
+    statuses: [503],
+    who: 'the function (the store failed, before or after the pet was stored) or API Gateway (the function could not run: nothing was done)',
+    ...{ read: 'yes', keyedCreate: 'yes, the same key: the retry answers the stored pet', unkeyedCreate: 'no: the pet may be stored, and a retry stores another' },
+    wait: '`Retry-After` (1 or 2 s)',
+  },
+  {
+    statuses: [504],
+    who: `API Gateway: no answer within its integration timeout (functions stop at ${TIMEOUT_SECONDS} s, well before it)`,
+    ...{ read: 'yes', keyedCreate: 'yes, the same key', unkeyedCreate: 'no: the request may have taken effect' },
+    wait: BACKOFF,
+  },
+];
+
+/** What the retry contract says of `status` for one operation: a read, or a create that takes an `Idempotency-Key`. */
+export function retrySentence(status: number, create: boolean): string {
+  const rules = RETRY_CONTRACT.filter((rule) => rule.statuses.includes(status));
+  const [first] = rules;
+  if (!first || first.read === 'no') return 'Retry: no.';
+  const waits = [...new Set(rules.map((rule) => rule.wait))].join('; ');
+  return create
+    ? `Retry with the same \`Idempotency-Key\`: ${first.keyedCreate}; without one: ${first.unkeyedCreate}. Wait: ${waits}.`
+    : `Retry: ${first.read}. Wait: ${waits}.`;
+}

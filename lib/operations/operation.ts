@@ -68,6 +68,8 @@ export type HeaderId =
   | 'WWWAuthenticate'
   | 'Allow'
   | 'RetryAfter'
+  | 'RateLimitPolicy'
+  | 'XRateLimitLimit'
   | 'Deprecation'
   | 'Sunset'
   | 'SuccessorLink';

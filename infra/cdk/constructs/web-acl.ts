@@ -15,7 +15,8 @@ import { API_KEY_PATTERN } from '#lib/auth/api-keys.ts';
 import { BEARER_CHALLENGE, BEARER_SCHEME } from '#lib/http/bearer-auth.ts';
 import { deprecationHeaders } from '#lib/http/deprecation.ts';
 import { MAX_BODY_BYTES } from '#lib/http/json-body.ts';
-import { COMMON_RESPONSE_HEADERS } from '#lib/http/response.ts';
+import { COMMON_RESPONSE_HEADERS, rateLimitHeaders } from '#lib/http/response.ts';
+import { mapValues } from '#lib/map-values.ts';
 import { REFERENCE_PAGE_RESOURCES } from '#lib/openapi/reference-page.ts';
 import { type ApiOperation, operations } from '#lib/operations.ts';
 import { API_BASE_PATH, OPENAPI_DOCUMENT_PATH } from '#lib/routes.ts';
@@ -27,7 +28,16 @@ import { errorBody } from './gateway-responses.ts';
 export const RATE_LIMITED_BODY_KEY = 'too_many_requests';
 export const UNAUTHORIZED_BODY_KEY = 'unauthorized';
 
-export const RATE_LIMITED_MESSAGE = 'Too many requests from this client. Slow down and retry after the Retry-After delay.';
+/** The rate rules' 429 bodies by key, each naming its limit; RATE_LIMITED_BODY_KEY's is the address's. */
+export const rateLimitedMessages = (props: WebAclProps): Record<string, string> => {
+  const past = (what: string) => `Too many requests ${what} a minute. Retry after the Retry-After delay.`;
+  return {
+    [RATE_LIMITED_BODY_KEY]: past(`from this address: the web ACL's per-address limit ("per-address" in RateLimit-Policy) is ${props.perIpPerMinute}`),
+    [`${RATE_LIMITED_BODY_KEY}_per_key`]: past(`with this API key: the web ACL's per-key limit ("per-key" in RateLimit-Policy) is ${props.perKeyPerMinute}`),
+    [`${RATE_LIMITED_BODY_KEY}_docs`]: past(`from this address to the documentation: the web ACL's limit there is ${props.docsPerIpPerMinute}`),
+    [`${RATE_LIMITED_BODY_KEY}_oversize`]: past(`with a body over the size limit from this address: the web ACL allows ${props.oversizeBodiesPerIpPerMinute}`),
+  };
+};
 export const EDGE_UNAUTHORIZED_MESSAGE = `Missing or malformed API key: send it as "Authorization: ${BEARER_SCHEME} <API_KEY>", the scheme and the key separated by spaces only.`;
 
 const current = operations.filter((o) => !o.deprecation);
@@ -179,7 +189,8 @@ export class WebAcl extends Construct {
       return { block: { customResponse: { responseCode, customResponseBodyKey, responseHeaders } } };
     };
     // A client that waits one window finds its count below the limit again.
-    const rateLimited = block(429, RATE_LIMITED_BODY_KEY, { 'Retry-After': String(WAF_WINDOW_SECONDS) });
+    const limits = { 'Retry-After': String(WAF_WINDOW_SECONDS), ...rateLimitHeaders(props, WAF_WINDOW_SECONDS) };
+    const rateLimited = (suffix = '') => block(429, `${RATE_LIMITED_BODY_KEY}${suffix}`, limits);
     const rateBased = (limit: number, key: Partial<CfnWebACL.RateBasedStatementProperty>): Statement => ({
       rateBasedStatement: { limit, evaluationWindowSec: WAF_WINDOW_SECONDS, aggregateKeyType: 'IP', ...key },
     });
@@ -211,10 +222,10 @@ export class WebAcl extends Construct {
     const undeclared = declared.length === 0 ? {} : { scopeDownStatement: { notStatement: { statement: anyOf(declared) } } };
     const blocked = ipSets('blocked-sources', props.blockedSources);
     const rules: { name: string; statement: Statement; action: CfnWebACL.RuleActionProperty }[] = [
-      ...(blocked.length === 0 ? [] : [{ name: 'blocked-sources', statement: anyOf(blocked), action: rateLimited }]),
+      ...(blocked.length === 0 ? [] : [{ name: 'blocked-sources', statement: anyOf(blocked), action: rateLimited() }]),
       { name: 'keyless', ...keyless(current, {}) },
       ...deprecated.map((o) => ({ name: `keyless-${o.operationId}`, ...keyless([o], deprecatedHeaders(o.deprecation)) })),
-      { name: 'per-source-ip', statement: rateBased(props.perIpPerMinute, undeclared), action: rateLimited },
+      { name: 'per-source-ip', statement: rateBased(props.perIpPerMinute, undeclared), action: rateLimited() },
       {
         name: 'per-api-key',
         statement: rateBased(props.perKeyPerMinute, {
@@ -222,12 +233,12 @@ export class WebAcl extends Construct {
           aggregateKeyType: 'CUSTOM_KEYS',
           customKeys: [{ header: { name: 'authorization', textTransformations: API_KEY_TRANSFORMATIONS } }],
         }),
-        action: rateLimited,
+        action: rateLimited('_per_key'),
       },
       {
         name: 'docs-per-source-ip',
         statement: rateBased(props.docsPerIpPerMinute, { scopeDownStatement: underBase(PUBLIC_RESOURCES, stageName) }),
-        action: rateLimited,
+        action: rateLimited('_docs'),
       },
       // Bodies over the service's limit, which a function refuses with 413, reach one a few times a minute
       // per address. WAF sees at most the first 64 KB of a body (associationConfig); past it, MATCH.
@@ -246,7 +257,7 @@ export class WebAcl extends Construct {
             },
           ]),
         }),
-        action: rateLimited,
+        action: rateLimited('_oversize'),
       },
     ];
     this.ruleMetricNames = rules.map((rule) => `${name}-${rule.name}`);
@@ -258,7 +269,10 @@ export class WebAcl extends Construct {
       visibilityConfig: visibility(name),
       customResponseBodies: {
         [UNAUTHORIZED_BODY_KEY]: { contentType: 'APPLICATION_JSON', content: errorBody('unauthorized', EDGE_UNAUTHORIZED_MESSAGE) },
-        [RATE_LIMITED_BODY_KEY]: { contentType: 'APPLICATION_JSON', content: errorBody('too_many_requests', RATE_LIMITED_MESSAGE) },
+        ...mapValues(rateLimitedMessages(props), (message) => ({
+          contentType: 'APPLICATION_JSON',
+          content: errorBody('too_many_requests', message),
+        })),
       },
       associationConfig: { requestBody: { API_GATEWAY: { defaultSizeInspectionLimit: 'KB_64' } } },
       rules: rules.map((rule, priority) => ({
