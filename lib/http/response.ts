@@ -20,7 +20,10 @@ export const COMMON_RESPONSE_HEADERS: Readonly<Record<string, string>> = {
  * draft's `RateLimit-Policy` with both, and `X-RateLimit-Limit`, the per-key one, which more tools
  * read. Never a remaining count: WAF keeps that.
  */
-export function rateLimitHeaders(limits: { perKeyPerMinute: number; perIpPerMinute: number }, windowSeconds: number): Record<string, string> {
+export function rateLimitHeaders(
+  limits: { perKeyPerMinute: number; perIpPerMinute: number },
+  windowSeconds: number,
+): Record<string, string> {
   const policy = (name: string, quota: number) => `"${name}";q=${quota};w=${windowSeconds}`;
   return {
     'RateLimit-Policy': `${policy('per-key', limits.perKeyPerMinute)}, ${policy('per-address', limits.perIpPerMinute)}`,

@@ -344,50 +344,59 @@ export const HEADERS = {
 export interface RetryRule {
   readonly statuses: readonly number[];
   readonly who: string;
-  readonly read: string;
-  readonly keyedCreate: string;
-  readonly unkeyedCreate: string;
+  /** Whether to send again: a read, a create with an `Idempotency-Key`, a create without one. */
+  readonly retry: readonly [read: string, keyedCreate: string, unkeyedCreate: string];
   readonly wait: string;
 }
 
+const NEVER = ['no', 'no', 'no'] as const;
+const ALWAYS = ['yes', 'yes', 'yes: nothing was done'] as const;
 const BACKOFF = 'no `Retry-After`: 1 s, then doubling, with jitter, a few times';
+const WINDOW = `\`Retry-After\` (the window, ${WAF_WINDOW_SECONDS} s)`;
 export const RETRY_CONTRACT: readonly RetryRule[] = [
-  { statuses: [400, 404, 405, 413, 415, 422], who: 'the function or API Gateway: the request is wrong', read: 'no', keyedCreate: 'no', unkeyedCreate: 'no', wait: 'change the request first' },
+  {
+    statuses: [400, 404, 405, 413, 415, 422],
+    who: 'the function or API Gateway: the request is wrong',
+    retry: NEVER,
+    wait: 'change the request',
+  },
   {
     statuses: [401],
     who: 'the function, or the web ACL (no well-formed key)',
-    ...{ read: 'no', keyedCreate: 'no', unkeyedCreate: 'no' },
-    wait: 'fix the key first: an address that keeps sending bad keys can be blocked (403)',
+    retry: NEVER,
+    wait: 'fix the key: an address that keeps sending bad keys can be blocked (403)',
   },
-  { statuses: [403], who: 'the web ACL: the address is blocked', read: 'no', keyedCreate: 'no', unkeyedCreate: 'no', wait: 'no `Retry-After`: ask the operator' },
-  ...(['per-key', 'per-address'] as const).map((policy) => ({
-    statuses: [429],
-    who: `the web ACL: the ${policy === 'per-key' ? "API key's" : "address's (keyless requests too)"} limit a minute (\`"${policy}"\` in \`RateLimit-Policy\`)`,
-    ...{ read: 'yes', keyedCreate: 'yes', unkeyedCreate: 'yes: nothing was done' },
-    wait: `\`Retry-After\` (the window, ${WAF_WINDOW_SECONDS} s)`,
-  })),
+  { statuses: [403], who: 'the web ACL: the address is blocked', retry: NEVER, wait: 'no `Retry-After`: ask the operator' },
   {
     statuses: [429],
-    who: "API Gateway: the operation's throttle, shared by every client",
-    ...{ read: 'yes', keyedCreate: 'yes', unkeyedCreate: 'yes: nothing was done' },
-    wait: '`Retry-After` (1 s)',
+    who: 'the web ACL: the API key\'s limit a minute (`"per-key"` in `RateLimit-Policy`; the message names it)',
+    retry: ALWAYS,
+    wait: WINDOW,
   },
   {
-    statuses: [500],
-    who: 'the function (a bug) or API Gateway (a function that failed, or answered malformed: a 502 elsewhere)',
-    ...{ read: 'yes, once', keyedCreate: 'yes, once, the same key', unkeyedCreate: 'no: the pet may be stored; list to check' },
+    statuses: [429],
+    who: 'the web ACL: the address\'s limit a minute on requests with a well-formed key, any path (`"per-address"`)',
+    retry: ALWAYS,
+    wait: WINDOW,
+  },
+  { statuses: [429], who: "the web ACL: the address's limit a minute on bodies over the size limit", retry: ALWAYS, wait: WINDOW },
+  { statuses: [429], who: "API Gateway: the operation's throttle, shared by every client", retry: ALWAYS, wait: '`Retry-After` (1 s)' },
+  {
+    statuses: [500, 502],
+    who: "the function (a bug), or API Gateway: a function that failed or answered malformed (502 by AWS; this stage's 5XX gateway response sends 500)",
+    retry: ['yes, once', 'yes, once, the same key', 'no: the pet may be stored; list to check'],
     wait: BACKOFF,
   },
   {
     statuses: [503],
     who: 'the function (the store failed, before or after the pet was stored) or API Gateway (the function could not run: nothing was done)',
-    ...{ read: 'yes', keyedCreate: 'yes, the same key: the retry answers the stored pet', unkeyedCreate: 'no: the pet may be stored, and a retry stores another' },
+    retry: ['yes', 'yes, the same key: the retry answers the stored pet', 'no: the pet may be stored, and a retry stores another'],
     wait: '`Retry-After` (1 or 2 s)',
   },
   {
     statuses: [504],
     who: `API Gateway: no answer within its integration timeout (functions stop at ${TIMEOUT_SECONDS} s, well before it)`,
-    ...{ read: 'yes', keyedCreate: 'yes, the same key', unkeyedCreate: 'no: the request may have taken effect' },
+    retry: ['yes', 'yes, the same key', 'no: the request may have taken effect'],
     wait: BACKOFF,
   },
 ];
@@ -396,9 +405,10 @@ export const RETRY_CONTRACT: readonly RetryRule[] = [
 export function retrySentence(status: number, create: boolean): string {
   const rules = RETRY_CONTRACT.filter((rule) => rule.statuses.includes(status));
   const [first] = rules;
-  if (!first || first.read === 'no') return 'Retry: no.';
+  if (!first || first.retry[0] === 'no') return 'Retry: no.';
+  const [read, keyed, unkeyed] = first.retry;
   const waits = [...new Set(rules.map((rule) => rule.wait))].join('; ');
   return create
-    ? `Retry with the same \`Idempotency-Key\`: ${first.keyedCreate}; without one: ${first.unkeyedCreate}. Wait: ${waits}.`
-    : `Retry: ${first.read}. Wait: ${waits}.`;
+    ? `Retry with the same \`Idempotency-Key\`: ${keyed}; without one: ${unkeyed}. Wait: ${waits}.`
+    : `Retry: ${read}. Wait: ${waits}.`;
 }

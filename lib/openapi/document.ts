@@ -235,9 +235,15 @@ function operationObject(operation: Operation, context: BuildContext): Operation
       // A 204 has no body, hence no content.
       ...('schema' in success ? { content: jsonContent(componentRef(success.schema), context.examples[success.schema]) } : {}),
     },
-    ...errorResponses([...operation.errors, ...EVERY_OPERATION_ERRORS], deprecationHeaders, context, {
-      validation_failed: validationFailed(reads),
-    }, reads.headers.includes('Idempotency-Key')),
+    ...errorResponses(
+      [...operation.errors, ...EVERY_OPERATION_ERRORS],
+      deprecationHeaders,
+      context,
+      {
+        validation_failed: validationFailed(reads),
+      },
+      reads.headers.includes('Idempotency-Key'),
+    ),
   };
   const sorted = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
   return {

@@ -390,7 +390,11 @@ describe('the web ACL', () => {
       const key = rate.Action?.Block?.CustomResponse?.CustomResponseBodyKey ?? '';
       expect(key.startsWith(RATE_LIMITED_BODY_KEY), rate.Name).toBe(true);
       expect(bodies[key]?.ContentType).toBe('APPLICATION_JSON');
-      expect(JSON.parse(bodies[key]?.Content ?? '')).toEqual({ code: 'too_many_requests', message: expect.stringMatching(/limit/), status: 429 });
+      expect(JSON.parse(bodies[key]?.Content ?? '')).toEqual({
+        code: 'too_many_requests',
+        message: expect.stringMatching(/limit/),
+        status: 429,
+      });
       expect(rate.Action).toEqual({
         Block: {
           CustomResponse: {

@@ -143,11 +143,19 @@ describe('the document', () => {
     for (const { operationId } of operations) expect(operation(operationId).security).toEqual([{ bearerAuth: [] }]);
   });
 
-  it.each(operations)('documents every status of $operationId: its success, its error codes, the throttles and the gateway timeout', (op) => {
-    const statuses = Object.keys(operation(op.operationId).responses).map(Number);
-    const expected = new Set([op.success.status, ...op.errors.map((code) => ERROR_CODES[code]), ERROR_CODES.too_many_requests, ERROR_CODES.gateway_timeout]);
-    expect(statuses).toEqual([...expected].sort((a, b) => a - b));
-  });
+  it.each(operations)(
+    'documents every status of $operationId: its success, its error codes, the throttles and the gateway timeout',
+    (op) => {
+      const statuses = Object.keys(operation(op.operationId).responses).map(Number);
+      const expected = new Set([
+        op.success.status,
+        ...op.errors.map((code) => ERROR_CODES[code]),
+        ERROR_CODES.too_many_requests,
+        ERROR_CODES.gateway_timeout,
+      ]);
+      expect(statuses).toEqual([...expected].sort((a, b) => a - b));
+    },
+  );
 
   it('documents a success without a body (204) as a response without content', () => {
     const { deprecation: _, ...current } = getPet;
@@ -452,7 +460,8 @@ describe('the document', () => {
     for (const sample of samples) {
       const accepted = NewPet.safeParse(sample).success;
       // A name the document accepts may still be refused by the service's readability check, for that name only.
-      if (validate(sample) && !accepted) expect(NewPet.safeParse({ ...(sample as object), name: 'Rex' }).success, JSON.stringify(sample)).toBe(true);
+      if (validate(sample) && !accepted)
+        expect(NewPet.safeParse({ ...(sample as object), name: 'Rex' }).success, JSON.stringify(sample)).toBe(true);
       else expect(validate(sample), JSON.stringify(sample)).toBe(accepted);
     }
   });

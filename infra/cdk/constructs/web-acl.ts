@@ -32,10 +32,18 @@ export const UNAUTHORIZED_BODY_KEY = 'unauthorized';
 export const rateLimitedMessages = (props: WebAclProps): Record<string, string> => {
   const past = (what: string) => `Too many requests ${what} a minute. Retry after the Retry-After delay.`;
   return {
-    [RATE_LIMITED_BODY_KEY]: past(`from this address: the web ACL's per-address limit ("per-address" in RateLimit-Policy) is ${props.perIpPerMinute}`),
-    [`${RATE_LIMITED_BODY_KEY}_per_key`]: past(`with this API key: the web ACL's per-key limit ("per-key" in RateLimit-Policy) is ${props.perKeyPerMinute}`),
-    [`${RATE_LIMITED_BODY_KEY}_docs`]: past(`from this address to the documentation: the web ACL's limit there is ${props.docsPerIpPerMinute}`),
-    [`${RATE_LIMITED_BODY_KEY}_oversize`]: past(`with a body over the size limit from this address: the web ACL allows ${props.oversizeBodiesPerIpPerMinute}`),
+    [RATE_LIMITED_BODY_KEY]: past(
+      `from this address: the web ACL's per-address limit ("per-address" in RateLimit-Policy) is ${props.perIpPerMinute}`,
+    ),
+    [`${RATE_LIMITED_BODY_KEY}_per_key`]: past(
+      `with this API key: the web ACL's per-key limit ("per-key" in RateLimit-Policy) is ${props.perKeyPerMinute}`,
+    ),
+    [`${RATE_LIMITED_BODY_KEY}_docs`]: past(
+      `from this address to the documentation: the web ACL's limit there is ${props.docsPerIpPerMinute}`,
+    ),
+    [`${RATE_LIMITED_BODY_KEY}_oversize`]: past(
+      `with a body over the size limit from this address: the web ACL allows ${props.oversizeBodiesPerIpPerMinute}`,
+    ),
   };
 };
 export const EDGE_UNAUTHORIZED_MESSAGE = `Missing or malformed API key: send it as "Authorization: ${BEARER_SCHEME} <API_KEY>", the scheme and the key separated by spaces only.`;
