@@ -8,45 +8,35 @@ import { fmt, stageCapacity, WAF_WINDOW_SECONDS } from '../cdk/capacity.ts';
 import { readStageSettings, STAGE_NAMES } from '../cdk/stages.ts';
 import { table } from './stage-tables.ts';
 
-const short = (answer: string) => answer.split(/[,:]/)[0] ?? answer;
-
 /** README.md: every error code, what it means, and the retry contract's word on its status. */
 export function errorTable(): string {
-  const codes = (Object.entries(ERROR_CODES) as [ErrorCode, number][]).sort(([, a], [, b]) => a - b);
-  const rows = codes.map(([code, status]) => {
+  const rows = (Object.entries(ERROR_CODES) as [ErrorCode, number][]).map(([code, status]) => {
     const rules = RETRY_CONTRACT.filter((rule) => rule.statuses.includes(status));
-    const [first] = rules;
-    const retry = first ? first.retry.map(short).join(' / ') : '—';
-    const wait = [...new Set(rules.map((rule) => rule.wait))].join('; ');
-    return [String(status), `\`${code}\``, ERROR_DESCRIPTIONS[code].replace(/^`[a-z_]+`: /, ''), retry, wait];
+    const retry = rules[0]?.retry.map((answer) => answer.split(/[,:]/)[0]).join(' / ') ?? '—';
+    const meaning = ERROR_DESCRIPTIONS[code].replace(/^`[a-z_]+`: /, '');
+    return [String(status), `\`${code}\``, meaning, retry, [...new Set(rules.map((rule) => rule.wait))].join('; ')];
   });
-  return table(['status', '`code`', 'when', 'retry: read / keyed create / unkeyed create', 'wait'], rows, ['r', 'l', 'l', 'l', 'l']);
+  const header = ['status', '`code`', 'when', 'retry: read / keyed create / unkeyed create', 'wait'];
+  return table(header, rows, ['r', 'l', 'l', 'l', 'l']);
 }
 
 /** docs/clients.md: the retry contract, one row per status and who answers it. */
 export function retryTable(): string {
   const rows = RETRY_CONTRACT.map((r) => [r.statuses.join(', '), r.who, ...r.retry, r.wait]);
-  return table(['status', 'who answers', 'read', 'create with `Idempotency-Key`', 'create without', 'wait'], rows, [
-    'l',
-    'l',
-    'l',
-    'l',
-    'l',
-    'l',
-  ]);
+  return table(['status', 'who answers', 'read', 'create with `Idempotency-Key`', 'create without', 'wait'], rows, Array(6).fill('l'));
 }
 
 /** README.md and docs/clients.md: each stage's per-client limits, as `RateLimit-Policy` states them. */
 export function clientLimitsTable(): string {
   const rows = STAGE_NAMES.map((stage) => {
     const settings = readStageSettings(stage, () => undefined);
-    const { webAcl, apiThrottle } = stageCapacity(settings);
+    const { webAcl, apiThrottle: api } = stageCapacity(settings);
     const minute = (n: number) => (settings.webAcl ? `${fmt(n)} a minute` : '— (no web ACL)');
     return [
       stage,
       minute(webAcl.perKeyPerMinute),
       minute(webAcl.perIpPerMinute),
-      `${fmt(apiThrottle.rateLimit)} a second, ${fmt(apiThrottle.burstLimit)} at once`,
+      `${fmt(api.rateLimit)} a second, ${fmt(api.burstLimit)} at once`,
     ];
   });
   const header = [

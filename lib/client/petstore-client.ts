@@ -38,21 +38,8 @@ export class PetStoreError extends Error {
   }
 }
 
-export interface Created {
-  readonly pet: Pet;
-  /** True when an earlier request with the same key created it (`Idempotent-Replayed`). */
-  readonly replayed: boolean;
-  readonly location: string;
-}
-
-/** The seconds `Retry-After` asks (delay-seconds or an HTTP date), if it is there. */
-function retryAfter(value: string | null): number | undefined {
-  if (value === null) return undefined;
-  if (/^\s*\d+\s*$/.test(value)) return Number(value);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, (date - Date.now()) / 1000);
-}
-
+/** The seconds `Retry-After` asks: the API sends delay-seconds only. */
+const retryAfter = (value: string | null) => (value !== null && /^\s*\d+\s*$/.test(value) ? Number(value) : undefined);
 const sleep = (seconds: number) => new Promise((resolve) => setTimeout(resolve, seconds * 1000 * (1 + Math.random() / 4)));
 
 export class PetStoreClient {
@@ -60,8 +47,7 @@ export class PetStoreClient {
   readonly #options: ClientOptions;
 
   constructor(options: ClientOptions) {
-    this.#options = options;
-    this.#base = options.baseUrl.replace(/\/+$/, '');
+    [this.#options, this.#base] = [options, options.baseUrl.replace(/\/+$/, '')];
   }
 
   /** Every pet (of `status`, if given), page after page along `Link: <…>; rel="next"`, on the same origin only. */
@@ -84,15 +70,12 @@ export class PetStoreClient {
   }
 
   /** Creates `pet` once, however often it is retried: one `Idempotency-Key` for every attempt (give yours to resume a create). */
-  async createPet(pet: NewPet, idempotencyKey: string = crypto.randomUUID()): Promise<Created> {
-    const init = {
-      method: 'POST',
-      body: JSON.stringify(pet),
-      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey },
-    };
-    const response = await this.#send(new URL(`${this.#base}/pets`), init);
-    const location = response.headers.get('Location') ?? '';
-    return { pet: (await response.json()) as Pet, replayed: response.headers.get('Idempotent-Replayed') === 'true', location };
+  async createPet(pet: NewPet, idempotencyKey: string = crypto.randomUUID()): Promise<{ pet: Pet; replayed: boolean; location: string }> {
+    const headers = { 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey };
+    const response = await this.#send(new URL(`${this.#base}/pets`), { method: 'POST', body: JSON.stringify(pet), headers });
+    // `replayed`: an earlier request with the same key created it (`Idempotent-Replayed`).
+    const [location, replayed] = [response.headers.get('Location') ?? '', response.headers.get('Idempotent-Replayed') === 'true'];
+    return { pet: (await response.json()) as Pet, replayed, location };
   }
 
   /** Sends a read or a keyed create until it is answered other than 429, 503, 504 or a network error, or the retries are spent. */

@@ -20,16 +20,10 @@ export const COMMON_RESPONSE_HEADERS: Readonly<Record<string, string>> = {
  * draft's `RateLimit-Policy` with both, and `X-RateLimit-Limit`, the per-key one, which more tools
  * read. Never a remaining count: WAF keeps that.
  */
-export function rateLimitHeaders(
-  limits: { perKeyPerMinute: number; perIpPerMinute: number },
-  windowSeconds: number,
-): Record<string, string> {
-  const policy = (name: string, quota: number) => `"${name}";q=${quota};w=${windowSeconds}`;
-  return {
-    'RateLimit-Policy': `${policy('per-key', limits.perKeyPerMinute)}, ${policy('per-address', limits.perIpPerMinute)}`,
-    'X-RateLimit-Limit': String(limits.perKeyPerMinute),
-  };
-}
+export const rateLimitHeaders = (limits: { perKeyPerMinute: number; perIpPerMinute: number }, window: number) => ({
+  'RateLimit-Policy': `"per-key";q=${limits.perKeyPerMinute};w=${window}, "per-address";q=${limits.perIpPerMinute};w=${window}`,
+  'X-RateLimit-Limit': String(limits.perKeyPerMinute),
+});
 
 /** `headers`, then `more` over them, except `Vary`: the answer varies on the fields of both. */
 export function withHeaders(headers: Readonly<Record<string, string>>, more: Readonly<Record<string, string>>): Record<string, string> {

@@ -337,69 +337,38 @@ export const HEADERS = {
 } as const satisfies Record<HeaderId, HeaderDefinition>;
 
 /**
- * The retry contract, for every status an operation can answer: who answers it, and whether a read,
- * a create with an `Idempotency-Key` and a create without one are sent again, after what wait. The
- * document's responses, README.md's error table and docs/clients.md's retry table are written from it.
+ * The retry contract: for every status an operation can answer, who answers it, whether a read, a
+ * create with an `Idempotency-Key` and one without are sent again, and after what wait. The
+ * document's responses, README.md's error table and docs/clients.md's retry table are written from
+ * it; `|` separates the columns of a row.
  */
 export interface RetryRule {
   readonly statuses: readonly number[];
   readonly who: string;
-  /** Whether to send again: a read, a create with an `Idempotency-Key`, a create without one. */
   readonly retry: readonly [read: string, keyedCreate: string, unkeyedCreate: string];
   readonly wait: string;
 }
 
-const NEVER = ['no', 'no', 'no'] as const;
-const ALWAYS = ['yes', 'yes', 'yes: nothing was done'] as const;
 const BACKOFF = 'no `Retry-After`: 1 s, then doubling, with jitter, a few times';
 const WINDOW = `\`Retry-After\` (the window, ${WAF_WINDOW_SECONDS} s)`;
-export const RETRY_CONTRACT: readonly RetryRule[] = [
-  {
-    statuses: [400, 404, 405, 413, 415, 422],
-    who: 'the function or API Gateway: the request is wrong',
-    retry: NEVER,
-    wait: 'change the request',
-  },
-  {
-    statuses: [401],
-    who: 'the function, or the web ACL (no well-formed key)',
-    retry: NEVER,
-    wait: 'fix the key: an address that keeps sending bad keys can be blocked (403)',
-  },
-  { statuses: [403], who: 'the web ACL: the address is blocked', retry: NEVER, wait: 'no `Retry-After`: ask the operator' },
-  {
-    statuses: [429],
-    who: 'the web ACL: the API key\'s limit a minute (`"per-key"` in `RateLimit-Policy`; the message names it)',
-    retry: ALWAYS,
-    wait: WINDOW,
-  },
-  {
-    statuses: [429],
-    who: 'the web ACL: the address\'s limit a minute on requests with a well-formed key, any path (`"per-address"`)',
-    retry: ALWAYS,
-    wait: WINDOW,
-  },
-  { statuses: [429], who: "the web ACL: the address's limit a minute on bodies over the size limit", retry: ALWAYS, wait: WINDOW },
-  { statuses: [429], who: "API Gateway: the operation's throttle, shared by every client", retry: ALWAYS, wait: '`Retry-After` (1 s)' },
-  {
-    statuses: [500, 502],
-    who: "the function (a bug), or API Gateway: a function that failed or answered malformed (502 by AWS; this stage's 5XX gateway response sends 500)",
-    retry: ['yes, once', 'yes, once, the same key', 'no: the pet may be stored; list to check'],
-    wait: BACKOFF,
-  },
-  {
-    statuses: [503],
-    who: 'the function (the store failed, before or after the pet was stored) or API Gateway (the function could not run: nothing was done)',
-    retry: ['yes', 'yes, the same key: the retry answers the stored pet', 'no: the pet may be stored, and a retry stores another'],
-    wait: '`Retry-After` (1 or 2 s)',
-  },
-  {
-    statuses: [504],
-    who: `API Gateway: no answer within its integration timeout (functions stop at ${TIMEOUT_SECONDS} s, well before it)`,
-    retry: ['yes', 'yes, the same key', 'no: the request may have taken effect'],
-    wait: BACKOFF,
-  },
-];
+export const RETRY_CONTRACT: readonly RetryRule[] = `
+400 404 405 413 415 422 | the function or API Gateway: the request is wrong | no | no | no | change the request
+401 | the function, or the web ACL (no well-formed key) | no | no | no | fix the key: an address that keeps sending bad keys can be blocked (403)
+403 | the web ACL: the address is blocked | no | no | no | no \`Retry-After\`: ask the operator
+429 | the web ACL: the API key's limit a minute (\`"per-key"\` in \`RateLimit-Policy\`; the message names it) | yes | yes | yes: nothing was done | ${WINDOW}
+429 | the web ACL: the address's limit a minute on requests with a well-formed key, any path (\`"per-address"\`) | yes | yes | yes: nothing was done | ${WINDOW}
+429 | the web ACL: the address's limit a minute on bodies over the size limit | yes | yes | yes: nothing was done | ${WINDOW}
+429 | API Gateway: the operation's throttle, shared by every client | yes | yes | yes: nothing was done | \`Retry-After\` (1 s)
+500 502 | the function (a bug), or API Gateway: a function that failed or answered malformed (502 by AWS; this stage's 5XX gateway response sends 500) | yes, once | yes, once, the same key | no: the pet may be stored; list to check | ${BACKOFF}
+503 | the function (the store failed, before or after the pet was stored) or API Gateway (the function could not run: nothing was done) | yes | yes, the same key: the retry answers the stored pet | no: the pet may be stored, and a retry stores another | \`Retry-After\` (1 or 2 s)
+504 | API Gateway: no answer within its integration timeout (functions stop at ${TIMEOUT_SECONDS} s, well before it) | yes | yes, the same key | no: the request may have taken effect | ${BACKOFF}
+`
+  .trim()
+  .split('\n')
+  .map((row) => {
+    const [statuses = '', who = '', read = '', keyed = '', unkeyed = '', wait = ''] = row.split(' | ');
+    return { statuses: statuses.split(' ').map(Number), who, retry: [read, keyed, unkeyed], wait };
+  });
 
 /** What the retry contract says of `status` for one operation: a read, or a create that takes an `Idempotency-Key`. */
 export function retrySentence(status: number, create: boolean): string {

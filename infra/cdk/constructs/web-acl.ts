@@ -28,24 +28,17 @@ import { errorBody } from './gateway-responses.ts';
 export const RATE_LIMITED_BODY_KEY = 'too_many_requests';
 export const UNAUTHORIZED_BODY_KEY = 'unauthorized';
 
-/** The rate rules' 429 bodies by key, each naming its limit; RATE_LIMITED_BODY_KEY's is the address's. */
-export const rateLimitedMessages = (props: WebAclProps): Record<string, string> => {
-  const past = (what: string) => `Too many requests ${what} a minute. Retry after the Retry-After delay.`;
-  return {
-    [RATE_LIMITED_BODY_KEY]: past(
-      `from this address: the web ACL's per-address limit ("per-address" in RateLimit-Policy) is ${props.perIpPerMinute}`,
-    ),
-    [`${RATE_LIMITED_BODY_KEY}_per_key`]: past(
-      `with this API key: the web ACL's per-key limit ("per-key" in RateLimit-Policy) is ${props.perKeyPerMinute}`,
-    ),
-    [`${RATE_LIMITED_BODY_KEY}_docs`]: past(
-      `from this address to the documentation: the web ACL's limit there is ${props.docsPerIpPerMinute}`,
-    ),
-    [`${RATE_LIMITED_BODY_KEY}_oversize`]: past(
-      `with a body over the size limit from this address: the web ACL allows ${props.oversizeBodiesPerIpPerMinute}`,
-    ),
-  };
-};
+/** The rate rules' 429 bodies by key, each naming its limit (RateLimit-Policy's name for it, where it has one). */
+const rateLimitedMessages = (props: WebAclProps): Record<string, string> =>
+  mapValues(
+    {
+      [RATE_LIMITED_BODY_KEY]: `from this address: its limit ("per-address") is ${props.perIpPerMinute}`,
+      [`${RATE_LIMITED_BODY_KEY}_per_key`]: `with this API key: its limit ("per-key") is ${props.perKeyPerMinute}`,
+      [`${RATE_LIMITED_BODY_KEY}_docs`]: `from this address to the documentation: its limit there is ${props.docsPerIpPerMinute}`,
+      [`${RATE_LIMITED_BODY_KEY}_oversize`]: `with a body over the size limit from this address: its limit is ${props.oversizeBodiesPerIpPerMinute}`,
+    },
+    (what) => `Too many requests ${what} a minute, at the web ACL. Retry after the Retry-After delay.`,
+  );
 export const EDGE_UNAUTHORIZED_MESSAGE = `Missing or malformed API key: send it as "Authorization: ${BEARER_SCHEME} <API_KEY>", the scheme and the key separated by spaces only.`;
 
 const current = operations.filter((o) => !o.deprecation);
