@@ -23,6 +23,8 @@ export const ENV = {
   allowedOrigins: 'ALLOWED_ORIGINS',
   /** Only the pre-traffic hook (functions/pre-traffic.ts): the ARN of the version it checks. */
   preTrafficTarget: 'PRE_TRAFFIC_TARGET',
+  /** The stage's rate-limit headers as a JSON object (lib/http/response.ts rateLimitHeaders); unset: none. */
+  rateLimitHeaders: 'RATE_LIMIT_HEADERS',
 } as const;
 
 export interface Config {
@@ -38,6 +40,7 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** Empty: CORS is off. */
   readonly allowedOrigins: ReadonlySet<string>;
+  readonly rateLimitHeaders: Readonly<Record<string, string>>;
 }
 
 export const MAX_KEY_CACHE_SECONDS = 60;
@@ -61,6 +64,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
         .map((origin) => origin.trim())
         .filter((origin) => origin !== ''),
     ),
+    rateLimitHeaders: JSON.parse(env[ENV.rateLimitHeaders] || '{}'),
   };
 }
 

@@ -24,7 +24,8 @@ import { PetStoreApi } from './constructs/pet-store-api.ts';
 import { Probe } from './constructs/probe.ts';
 import { OUTPUT_IDS, type StageSettings, tableNameOutputId } from './stages.ts';
 import { pascal } from './pascal.ts';
-import { DOCS_FUNCTION, stageCapacity } from './capacity.ts';
+import { rateLimitHeaders } from '#lib/http/response.ts';
+import { DOCS_FUNCTION, stageCapacity, WAF_WINDOW_SECONDS } from './capacity.ts';
 
 /** The environment variable that carries each table's name (lib/config.ts). */
 export const TABLE_ENV: Readonly<Record<string, string>> = {
@@ -99,6 +100,7 @@ export class PetStoreStack extends Stack {
         environment: {
           [ENV.keyCacheSeconds]: String(settings.apiKeyCacheSeconds),
           ...(settings.allowedOrigins.length > 0 ? { [ENV.allowedOrigins]: settings.allowedOrigins.join(',') } : {}),
+          ...(settings.webAcl ? { [ENV.rateLimitHeaders]: JSON.stringify(rateLimitHeaders(capacity.webAcl, WAF_WINDOW_SECONDS)) } : {}),
         },
       });
       for (const [logicalName, access] of Object.entries({ ...operation.tables, ...AUTH_TABLE_ACCESS })) {

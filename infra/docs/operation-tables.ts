@@ -44,9 +44,3 @@ export function operationAccessTable(): string {
   const rows = operations.map((o) => [`${code(o.operationId)} (${code(`${o.method} ${o.resource}`)})`, grantsOf(o).join(', ')]);
   return table(['operation', 'DynamoDB actions (table or index), the key lookup included'], rows, ['l', 'l']);
 }
-
-/** README.md: every error code, its status and what it means (lib/http/errors.ts). */
-export function errorsTable(): string {
-  const rows = Object.entries(ERRORS).map(([name, { status, meaning }]) => [String(status), code(name), meaning]);
-  return table(['status', '`code`', 'when'], rows, ['l', 'l', 'l']);
-}

@@ -17,6 +17,8 @@ import { operations } from '#lib/operations.ts';
 import { API_BASE_PATH, allowedMethods, OPENAPI_DOCUMENT_PATH, resources } from '#lib/routes.ts';
 import { type StageName, stackName } from '#lib/stage-names.ts';
 import { REFERENCE_PAGE_PATH } from '#lib/openapi/reference-page.ts';
+import { WAF_WINDOW_SECONDS } from '../cdk/capacity.ts';
+import { TIMEOUT_SECONDS } from '../cdk/function-limits.ts';
 import type { JsonSchema } from './schemas.ts';
 import {
   GATEWAY_RESPONSES_EXTENSION,
@@ -122,6 +124,7 @@ export const GATEWAY_MADE_STATUSES: ReadonlyMap<number, string> = new Map([
   [429, 'its throttle'],
   [500, 'when a function failed'],
   [503, 'when a function could not be invoked'],
+  [504, 'its integration timeout'],
 ]);
 
 /**
@@ -138,6 +141,12 @@ export type HeaderUse = string | { readonly id: string; readonly required: false
 
 /** The headers of every answer, listed first on each response. */
 export const EVERY_ANSWER_HEADERS = ['XRequestId', 'Vary'] as const satisfies readonly HeaderId[];
+
+/** The headers of every answer of an operation's function and of the web ACL's 429: the stage's per-client limits. */
+export const RATE_LIMIT_HEADERS = [
+  { id: 'RateLimitPolicy', required: false },
+  { id: 'XRateLimitLimit', required: false },
+] as const satisfies readonly HeaderUse[];
 
 /** The headers of every answer of a deprecated operation's function (lib/http/deprecation.ts). */
 export const DEPRECATION_HEADERS = ['Deprecation', 'Sunset', 'SuccessorLink'] as const satisfies readonly HeaderId[];
@@ -249,6 +258,21 @@ export const HEADERS = {
     schema: { type: 'integer', minimum: 0 },
     example: 1,
   },
+  RateLimitPolicy: {
+    name: 'RateLimit-Policy',
+    description:
+      'The per-client limits of a stage with a web ACL (IETF httpapi draft): `"per-key";q=<requests>;w=<seconds>, "per-address";q=<requests>;w=<seconds>`, on the functions\' answers and the web ACL\'s 429s. Never a remaining count: the web ACL keeps it.',
+    required: false,
+    schema: { type: 'string', pattern: '^"per-key";q=[0-9]+;w=[0-9]+, "per-address";q=[0-9]+;w=[0-9]+$' },
+    example: '"per-key";q=400;w=60, "per-address";q=400;w=60',
+  },
+  XRateLimitLimit: {
+    name: 'X-RateLimit-Limit',
+    description: 'The requests one API key may make in a window (`"per-key"` of `RateLimit-Policy`), where that header is.',
+    required: false,
+    schema: { type: 'integer', minimum: 1 },
+    example: 400,
+  },
   Deprecation: {
     name: 'Deprecation',
     description: 'The operation is deprecated, since the date given (RFC 9745).',
@@ -280,4 +304,49 @@ export function headerDefinition(id: string): HeaderDefinition {
   const header: HeaderDefinition | undefined = HEADERS[id as HeaderId];
   if (!header) throw new Error(`No response header "${id}" in HEADERS (infra/openapi/contract.ts)`);
   return header;
+}
+
+/**
+ * The retry contract: for every status an operation can answer, who answers it, whether a read, a
+ * create with an `Idempotency-Key` and one without are sent again, and after what wait. The
+ * document's responses, README.md's error table and docs/clients.md's retry table are written from
+ * it; `|` separates the columns of a row.
+ */
+export interface RetryRule {
+  readonly statuses: readonly number[];
+  readonly who: string;
+  readonly retry: readonly [read: string, keyedCreate: string, unkeyedCreate: string];
+  readonly wait: string;
+}
+
+const BACKOFF = 'no `Retry-After`: 1 s, then doubling, with jitter, a few times';
+const WINDOW = `\`Retry-After\` (the window, ${WAF_WINDOW_SECONDS} s)`;
+export const RETRY_CONTRACT: readonly RetryRule[] = `
+400 404 405 413 415 422 | the function or API Gateway: the request is wrong | no | no | no | change the request
+401 | the function, or the web ACL (no well-formed key) | no | no | no | fix the key: an address that keeps sending bad keys can be blocked (403)
+403 | the web ACL: the address is blocked | no | no | no | no \`Retry-After\`: ask the operator
+429 | the web ACL: the API key's limit a minute (\`"per-key"\` in \`RateLimit-Policy\`; the message names it) | yes | yes | yes: nothing was done | ${WINDOW}
+429 | the web ACL: the address's limit a minute on requests with a well-formed key, any path (\`"per-address"\`) | yes | yes | yes: nothing was done | ${WINDOW}
+429 | API Gateway: the operation's throttle, shared by every client | yes | yes | yes: nothing was done | \`Retry-After\` (1 s)
+500 502 | the function (a bug), or API Gateway: a function that failed or answered malformed (502 by AWS; this stage's 5XX gateway response sends 500) | yes, once | yes, once, the same key | no: the pet may be stored; list to check | ${BACKOFF}
+503 | the function (the store failed, before or after the pet was stored) or API Gateway (the function could not run: nothing was done) | yes | yes, the same key: the retry answers the stored pet | no: the pet may be stored, and a retry stores another | \`Retry-After\` (1 or 2 s)
+504 | API Gateway: no answer within its integration timeout (functions stop at ${TIMEOUT_SECONDS} s, well before it) | yes | yes, the same key | no: the request may have taken effect | ${BACKOFF}
+`
+  .trim()
+  .split('\n')
+  .map((row) => {
+    const [statuses = '', who = '', read = '', keyed = '', unkeyed = '', wait = ''] = row.split(' | ');
+    return { statuses: statuses.split(' ').map(Number), who, retry: [read, keyed, unkeyed], wait };
+  });
+
+/** What the retry contract says of `status` for one operation: a read, or a create that takes an `Idempotency-Key`. */
+export function retrySentence(status: number, create: boolean): string {
+  const rules = RETRY_CONTRACT.filter((rule) => rule.statuses.includes(status));
+  const [first] = rules;
+  if (!first || first.retry[0] === 'no') return 'Retry: no.';
+  const [read, keyed, unkeyed] = first.retry;
+  const waits = [...new Set(rules.map((rule) => rule.wait))].join('; ');
+  return create
+    ? `Retry with the same \`Idempotency-Key\`: ${keyed}; without one: ${unkeyed}. Wait: ${waits}.`
+    : `Retry: ${read}. Wait: ${waits}.`;
 }

@@ -23,6 +23,8 @@ import {
   type HeaderUse,
   OPENAPI_VERSION,
   PARAMETERS,
+  RATE_LIMIT_HEADERS,
+  retrySentence,
   SECURITY_SCHEME,
   SECURITY_SCHEMES,
   SERVERS,
@@ -115,6 +117,7 @@ function errorResponses(
   operationHeaders: readonly string[],
   context: BuildContext,
   meanings: Partial<Record<ErrorCode, string>>,
+  create: boolean,
 ): Record<string, ResponseObject> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
@@ -138,11 +141,13 @@ function errorResponses(
               "The stage's web ACL (AWS WAF) can give this status too, before API Gateway: its answer has no `X-Request-Id` (WAF sends static headers only).",
             ]
           : []),
+        retrySentence(status, create),
       ].join(' '),
       headers: responseHeaders([
         ...(edge ? [{ id: 'XRequestId', required: false } as const] : []),
         ...statusCodes.flatMap((code) => ERRORS[code].headers ?? []),
         ...own,
+        ...RATE_LIMIT_HEADERS,
       ]),
       content: errorContent(
         context.schemas.components.Error,
@@ -220,13 +225,17 @@ function operationObject(operation: Operation, context: BuildContext): Operation
   const responses: Record<string, ResponseObject> = {
     [String(success.status)]: {
       description: success.description,
-      headers: responseHeaders([...success.headers, ...deprecationHeaders]),
+      headers: responseHeaders([...success.headers, ...deprecationHeaders, ...RATE_LIMIT_HEADERS]),
       // A 204 has no body, hence no content.
       ...('schema' in success ? { content: jsonContent(componentRef(success.schema), componentExample(success.schema)) } : {}),
     },
-    ...errorResponses(errorsOf(operation), deprecationHeaders, context, {
-      validation_failed: validationFailed(reads),
-    }),
+    ...errorResponses(
+      errorsOf(operation),
+      deprecationHeaders,
+      context,
+      { validation_failed: validationFailed(reads) },
+      reads.headers.includes('Idempotency-Key'),
+    ),
   };
   const sorted = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
   return {

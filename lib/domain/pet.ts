@@ -58,7 +58,9 @@ const READABLE = new RegExp(
  */
 const NewPetName = z.string({ error: 'must be a string' }).check(
   z.normalize('NFC'),
-  z.regex(READABLE, {
+  // A refinement, not a `pattern`: lookahead and `\u{…}` mean nothing to Python's `re` or RE2, and
+  // no portable pattern can say the rest (astral ignorables, lone surrogates); the description does.
+  z.refine((name: string) => READABLE.test(name), {
     error:
       'must be text a person can read: at least one visible character, and no control character (line break, tab, escape, NUL…), ' +
       'bidirectional override (U+202A–U+202E, U+2066–U+2069) or lone surrogate (a \\uD800–\\uDFFF escape without its pair)',
@@ -66,7 +68,9 @@ const NewPetName = z.string({ error: 'must be a string' }).check(
   z.meta({
     minLength: 1,
     description:
-      'Text a person can read, stored in Unicode NFC: at least one visible character; no control characters, bidirectional overrides or isolates, or lone surrogates.',
+      'Text a person can read, stored in Unicode NFC: at least one character that is neither white space nor default-ignorable ' +
+      '(Unicode Default_Ignorable_Code_Point: zero-width, format, variation selectors); no control characters (Cc), ' +
+      'bidirectional embeddings, overrides or isolates (U+202A–U+202E, U+2066–U+2069), or lone surrogates.',
   }),
   z.maxLength(MAX_NAME_LENGTH, { error: `must be at most ${MAX_NAME_LENGTH} characters long` }),
 );

@@ -38,7 +38,7 @@ export function apiChain<TEvent extends Omit<APIGatewayProxyEvent, 'body'> = API
 ): MiddyfiedHandler<TEvent, ApiResult> {
   prepareServices();
   const chain = middy<TEvent, ApiResult>();
-  chain.use(requestLine(operation.operationId)).use(cors(() => config().allowedOrigins));
+  chain.use(requestLine(operation.operationId, () => config().rateLimitHeaders)).use(cors(() => config().allowedOrigins));
   if (operation.deprecation) chain.use(deprecation(operation.deprecation));
   chain.use(errorResponder()).use(bearerAuth(() => services().keys));
   for (const middleware of inner) chain.use(middleware);

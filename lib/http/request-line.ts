@@ -24,7 +24,10 @@ export const REQUEST_ID_HEADER = 'X-Request-Id';
 
 type ApiRequest = Request<APIGatewayProxyEvent, ApiResult>;
 
-export function requestLine(operationId: string): MiddlewareObj<APIGatewayProxyEvent, ApiResult> {
+export function requestLine(
+  operationId: string,
+  rateLimitHeaders: () => Readonly<Record<string, string>> = () => ({}),
+): MiddlewareObj<APIGatewayProxyEvent, ApiResult> {
   const started = new WeakMap<object, { at: bigint; coldStart: boolean }>();
   // One chain per function instance: its first request paid for the cold start (init + first call).
   let coldStart = true;
@@ -33,7 +36,7 @@ export function requestLine(operationId: string): MiddlewareObj<APIGatewayProxyE
     const response = request.response;
     if (!response) return;
     const requestId = request.event.requestContext?.requestId ?? request.context.awsRequestId;
-    response.headers = withHeaders(response.headers, COMMON_RESPONSE_HEADERS);
+    response.headers = withHeaders(response.headers, { ...COMMON_RESPONSE_HEADERS, ...rateLimitHeaders() });
     response.headers[REQUEST_ID_HEADER] = requestId;
     // A stage at warn keeps only API Gateway's access line, which cannot name the key, and the
     // canary's per-version alarms see nothing: both stages log at info.

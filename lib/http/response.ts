@@ -15,6 +15,16 @@ export const COMMON_RESPONSE_HEADERS: Readonly<Record<string, string>> = {
   Vary: 'Accept-Encoding',
 };
 
+/**
+ * The headers that tell a client a stage's per-client limits (its web ACL's): the IETF httpapi
+ * draft's `RateLimit-Policy` with both, and `X-RateLimit-Limit`, the per-key one, which more tools
+ * read. Never a remaining count: WAF keeps that.
+ */
+export const rateLimitHeaders = (limits: { perKeyPerMinute: number; perIpPerMinute: number }, window: number) => ({
+  'RateLimit-Policy': `"per-key";q=${limits.perKeyPerMinute};w=${window}, "per-address";q=${limits.perIpPerMinute};w=${window}`,
+  'X-RateLimit-Limit': String(limits.perKeyPerMinute),
+});
+
 /** `headers`, then `more` over them, except `Vary`: the answer varies on the fields of both. */
 export function withHeaders(headers: Readonly<Record<string, string>>, more: Readonly<Record<string, string>>): Record<string, string> {
   const merged = { ...headers, ...more };

@@ -104,14 +104,14 @@ export interface Operation {
 
 /** The codes of the shared chain (lib/http/api-handler.ts): authentication, the throttles, a bug, an outage. */
 const CHAIN_ERRORS: readonly ErrorCode[] = ['unauthorized', 'too_many_requests', 'internal_error', 'service_unavailable'];
-/** The web ACL's blocks, whatever the operation (infra/cdk/constructs/web-acl.ts). */
-const EDGE_ERRORS: readonly ErrorCode[] = ['forbidden'];
+/** Whatever the operation: the web ACL's blocks (infra/cdk/constructs/web-acl.ts) and the gateway's timeout. */
+const EDGE_ERRORS: readonly ErrorCode[] = ['forbidden', 'gateway_timeout'];
 /** jsonBody()'s, for an operation with a request body. */
 const BODY_ERRORS: readonly ErrorCode[] = ['payload_too_large', 'unsupported_media_type'];
 
 /**
  * Every code the operation can be answered with, in ERRORS' order: its own, the chain's, the
- * edge's, the body's, and `validation_failed` when it reads a parameter, a header or a body.
+ * edge's and the gateway's, the body's, and `validation_failed` when it reads a parameter, a header or a body.
  */
 export function errorsOf(operation: Operation): ErrorCode[] {
   const reads = operation.requestBody || operation.path || operation.query || operation.headers?.length;

@@ -397,19 +397,28 @@ describe('the web ACL', () => {
     expect(destination).not.toContain(':*');
   });
 
-  it('blocks over a rate rule with a 429 in the Error shape, JSON, with Retry-After of one window', () => {
-    const body = aclProps().CustomResponseBodies[RATE_LIMITED_BODY_KEY];
-    expect(body?.ContentType).toBe('APPLICATION_JSON');
-    expect(JSON.parse(body?.Content ?? '')).toEqual({ code: 'too_many_requests', message: expect.any(String), status: 429 });
+  it('blocks over a rate rule with a 429 in the Error shape, JSON, naming its limit, with Retry-After of one window and the limits', () => {
+    const { perKeyPerMinute, perIpPerMinute } = stageCapacity(settings).webAcl;
+    const bodies = aclProps().CustomResponseBodies;
     for (const rate of aclProps().Rules.filter((r) => 'RateBasedStatement' in r.Statement)) {
+      const key = rate.Action?.Block?.CustomResponse?.CustomResponseBodyKey ?? '';
+      expect(key.startsWith(RATE_LIMITED_BODY_KEY), rate.Name).toBe(true);
+      expect(bodies[key]?.ContentType).toBe('APPLICATION_JSON');
+      expect(JSON.parse(bodies[key]?.Content ?? '')).toEqual({
+        code: 'too_many_requests',
+        message: expect.stringMatching(/limit/),
+        status: 429,
+      });
       expect(rate.Action).toEqual({
         Block: {
           CustomResponse: {
             ResponseCode: 429,
-            CustomResponseBodyKey: RATE_LIMITED_BODY_KEY,
+            CustomResponseBodyKey: key,
             ResponseHeaders: expect.arrayContaining([
               { Name: 'Retry-After', Value: String(WAF_WINDOW_SECONDS) },
               { Name: 'Cache-Control', Value: 'no-store' },
+              { Name: 'RateLimit-Policy', Value: `"per-key";q=${perKeyPerMinute};w=60, "per-address";q=${perIpPerMinute};w=60` },
+              { Name: 'X-RateLimit-Limit', Value: String(perKeyPerMinute) },
             ]),
           },
         },

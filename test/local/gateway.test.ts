@@ -462,6 +462,8 @@ describe("a web ACL's rules, from the template", () => {
         'Cache-Control': 'no-store',
         'X-Content-Type-Options': 'nosniff',
         Vary: 'Accept-Encoding',
+        'RateLimit-Policy': expect.stringMatching(/^"per-key";q=\d+;w=60, "per-address";q=\d+;w=60$/),
+        'X-RateLimit-Limit': expect.stringMatching(/^\d+$/),
       });
       expect(blocked.json).toEqual({ code: 'too_many_requests', message: expect.stringMatching(/Retry-After/), status: 429 });
     }

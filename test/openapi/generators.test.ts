@@ -7,11 +7,12 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { createRequire, registerHooks } from 'node:module';
+import { createRequire, registerHooks, stripTypeScriptTypes } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeCursor } from '#lib/http/cursor.ts';
 import { openApiMappingTemplate } from '../../infra/openapi/serve.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -56,6 +57,8 @@ const explain = (error: string) => `
     case 'too_many_requests':
     case 'service_unavailable':
       return 'retry after Retry-After';
+    case 'gateway_timeout':
+      return 'retry a read or a keyed create, backing off';
     case 'internal_error': {
       const status: 500 = ${error}.status;
       return \`\${status}: report it with the request id\`;
@@ -184,6 +187,18 @@ describe('clients generated from openapi.json', () => {
     const tsc = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir], { encoding: 'utf8' });
     expect(`${tsc.stdout}${tsc.stderr}`).toBe('');
     expect(tsc.status).toBe(0);
+  });
+
+  it("reach the next page with docs/clients.md's one line: the cursor of the service's Link", async () => {
+    const doc = await readFile(path.join(ROOT, 'docs/clients.md'), 'utf8');
+    const line = /^const nextCursor = (.*);$/m.exec(doc)?.[1];
+    expect(line).toBeDefined();
+    const nextCursor = new Function(`return ${stripTypeScriptTypes(`(${line})`)}`)() as (link: string | null) => string | null;
+    const cursor = encodeCursor('available', 42);
+    const query = new URLSearchParams({ limit: '5', status: 'available', cursor });
+    expect(nextCursor(`<https://api.example/v1/pets?${query}>; rel="next"`)).toBe(cursor);
+    expect(nextCursor(`<pets?limit=5&cursor=${cursor}>; rel="next"`)).toBe(cursor);
+    expect(nextCursor(null)).toBeNull();
   });
 
   it('are the same from the document a stage serves', async () => {

@@ -60,7 +60,8 @@ export const GATEWAY_RESPONSES = {
   },
   THROTTLED: {
     code: 'too_many_requests',
-    message: 'Too many requests. Slow down and retry after a short wait.',
+    message:
+      "Too many requests: the operation's throttle (API Gateway's, shared by every client) is full. Retry after the Retry-After delay.",
     headers: { 'Retry-After': '1' },
   },
   // "The gateway response for the usage plan quota exceeded error" (AWS, https://docs.aws.amazon.com/cdk/api/v2/docs/aws-cdk-lib.aws_apigateway.ResponseType.html):

@@ -16,7 +16,8 @@ import { BEARER_CHALLENGE, BEARER_SCHEME } from '#lib/http/bearer-auth.ts';
 import { deprecationHeaders } from '#lib/http/deprecation.ts';
 import { MAX_BODY_BYTES } from '#lib/http/json-body.ts';
 import { REQUEST_ID_HEADER } from '#lib/http/request-line.ts';
-import { COMMON_RESPONSE_HEADERS } from '#lib/http/response.ts';
+import { COMMON_RESPONSE_HEADERS, rateLimitHeaders } from '#lib/http/response.ts';
+import { mapValues } from '#lib/map-values.ts';
 import { REFERENCE_PAGE_RESOURCES } from '#lib/openapi/reference-page.ts';
 import { type ApiOperation, operations } from '#lib/operations.ts';
 import { API_BASE_PATH, OPENAPI_DOCUMENT_PATH } from '#lib/routes.ts';
@@ -30,9 +31,18 @@ export const UNAUTHORIZED_BODY_KEY = 'unauthorized';
 export const FORBIDDEN_BODY_KEY = 'forbidden';
 export const TOO_LARGE_BODY_KEY = 'payload_too_large';
 
-export const RATE_LIMITED_MESSAGE = 'Too many requests from this client. Slow down and retry after the Retry-After delay.';
 /** The request id of the web ACL's 413: its headers are static, and the request reached no function. */
 export const EDGE_REQUEST_ID = 'edge';
+/** The rate rules' 429 bodies by key, each naming its limit (RateLimit-Policy's name for it, where it has one). */
+const rateLimitedMessages = (props: WebAclProps): Record<string, string> =>
+  mapValues(
+    {
+      [RATE_LIMITED_BODY_KEY]: `from this address: its limit ("per-address") is ${props.perIpPerMinute}`,
+      [`${RATE_LIMITED_BODY_KEY}_per_key`]: `with this API key: its limit ("per-key") is ${props.perKeyPerMinute}`,
+      [`${RATE_LIMITED_BODY_KEY}_docs`]: `from this address to the documentation: its limit there is ${props.docsPerIpPerMinute}`,
+    },
+    (what) => `Too many requests ${what} a minute, at the web ACL. Retry after the Retry-After delay.`,
+  );
 export const EDGE_UNAUTHORIZED_MESSAGE = `Missing or malformed API key: send it as "Authorization: ${BEARER_SCHEME} <API_KEY>", the scheme and the key separated by spaces only.`;
 
 const current = operations.filter((o) => !o.deprecation);
@@ -183,7 +193,8 @@ export class WebAcl extends Construct {
       return { block: { customResponse: { responseCode, customResponseBodyKey, responseHeaders } } };
     };
     // A client that waits one window finds its count below the limit again.
-    const rateLimited = block(429, RATE_LIMITED_BODY_KEY, { 'Retry-After': String(WAF_WINDOW_SECONDS) });
+    const limits = { 'Retry-After': String(WAF_WINDOW_SECONDS), ...rateLimitHeaders(props, WAF_WINDOW_SECONDS) };
+    const rateLimited = (suffix = '') => block(429, `${RATE_LIMITED_BODY_KEY}${suffix}`, limits);
     const rateBased = (limit: number, key: Partial<CfnWebACL.RateBasedStatementProperty>): Statement => ({
       rateBasedStatement: { limit, evaluationWindowSec: WAF_WINDOW_SECONDS, aggregateKeyType: 'IP', ...key },
     });
@@ -227,7 +238,7 @@ export class WebAcl extends Construct {
       { name: 'automatic-blocks', statement: { ipSetReferenceStatement: { arn: this.automaticBlocks.attrArn } }, action: forbidden },
       { name: 'keyless', ...keyless(current, {}) },
       ...deprecated.map((o) => ({ name: `keyless-${o.operationId}`, ...keyless([o], deprecatedHeaders(o.deprecation)) })),
-      { name: 'per-source-ip', statement: rateBased(props.perIpPerMinute, undeclared), action: rateLimited },
+      { name: 'per-source-ip', statement: rateBased(props.perIpPerMinute, undeclared), action: rateLimited() },
       {
         name: 'per-api-key',
         statement: rateBased(props.perKeyPerMinute, {
@@ -235,12 +246,12 @@ export class WebAcl extends Construct {
           aggregateKeyType: 'CUSTOM_KEYS',
           customKeys: [{ header: { name: 'authorization', textTransformations: API_KEY_TRANSFORMATIONS } }],
         }),
-        action: rateLimited,
+        action: rateLimited('_per_key'),
       },
       {
         name: 'docs-per-source-ip',
         statement: rateBased(props.docsPerIpPerMinute, { scopeDownStatement: underBase(PUBLIC_RESOURCES, stageName) }),
-        action: rateLimited,
+        action: rateLimited('_docs'),
       },
       // A body over the service's limit: 413 at the edge, so none reaches a function (Lambda's 6 MB payload limit
       // would make 6-10 MB a 5xx). WAF sees at most the first 64 KB of a body (associationConfig); past it, MATCH.
@@ -267,7 +278,10 @@ export class WebAcl extends Construct {
       visibilityConfig: visibility(name),
       customResponseBodies: {
         [UNAUTHORIZED_BODY_KEY]: { contentType: 'APPLICATION_JSON', content: errorBody('unauthorized', EDGE_UNAUTHORIZED_MESSAGE) },
-        [RATE_LIMITED_BODY_KEY]: { contentType: 'APPLICATION_JSON', content: errorBody('too_many_requests', RATE_LIMITED_MESSAGE) },
+        ...mapValues(rateLimitedMessages(props), (message) => ({
+          contentType: 'APPLICATION_JSON',
+          content: errorBody('too_many_requests', message),
+        })),
         [FORBIDDEN_BODY_KEY]: {
           contentType: 'APPLICATION_JSON',
           content: errorBody('forbidden', 'This source address is blocked for a time. Do not retry.'),
