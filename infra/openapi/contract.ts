@@ -31,7 +31,7 @@ import {
 
 export const OPENAPI_VERSION = '3.1.1';
 /** The interface version; its major version is the `/v1` of the base addresses. */
-export const API_VERSION = '1.1.0';
+export const API_VERSION = '1.2.0';
 
 export const SECURITY_SCHEME = 'bearerAuth';
 export const TAG = 'pets';
