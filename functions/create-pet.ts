@@ -1,7 +1,4 @@
-/**
- * `POST /pets` (createPet): add an animal; 201 with the Pet and its assigned id. With an
- * `Idempotency-Key` header a retried request returns the pet the first one created.
- */
+/** `POST /pets` (createPet): add an animal; 201 with the Pet and its assigned id. */
 import { NewPet } from '#lib/domain/pet.ts';
 import { apiChain } from '#lib/http/api-handler.ts';
 import { callerId } from '#lib/http/bearer-auth.ts';

@@ -1,7 +1,4 @@
-/**
- * `GET /pets/{petId}` (getPet): one animal by id. Deprecated, to be removed on
- * 5 December 2030: its descriptor says so, and the shared chain adds the headers that say so.
- */
+/** `GET /pets/{petId}` (getPet): one animal by id. */
 import { integerText, PetIdPath } from '#lib/domain/requests.ts';
 import { apiHandler } from '#lib/http/api-handler.ts';
 import { HttpError } from '#lib/http/errors.ts';

@@ -1,8 +1,7 @@
 /**
  * CodeDeploy's BeforeAllowTraffic hook of one production function (stage-stack.ts): before any
  * traffic shifts, it invokes the new version with a request carrying a made-up key, which the
- * version must answer 401 in the Error shape, having looked the key up in its keys table. A version
- * that cannot start, or cannot reach its tables (503), is reported Failed and never takes traffic.
+ * version must answer 401 in the Error shape, having looked the key up in its keys table.
  */
 import { CodeDeployClient, PutLifecycleEventHookExecutionStatusCommand } from '@aws-sdk/client-codedeploy';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';

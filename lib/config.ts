@@ -1,7 +1,6 @@
 /**
  * Runtime configuration: one object read from the environment (readConfig), from which the
- * handlers' services are built once per instance (services.ts). The CDK app sets these variables on
- * each function; local mode sets them in its own process.
+ * handlers' services are built once per instance (services.ts).
  */
 import { LOG_LEVELS, type LogLevel } from './log.ts';
 

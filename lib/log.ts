@@ -1,9 +1,4 @@
-/**
- * JSON-lines logging. One line per request (operation, status, duration, request id) and
- * one per unexpected error. Headers, bodies and query strings are never logged: they can carry
- * API keys, and the request id is enough to correlate with API Gateway's own logs. Each line's
- * `level` and `timestamp` (RFC 3339) are the keys Lambda's log-level filter reads (docs/operators.md).
- */
+/** JSON-lines logging. */
 
 import { sourceMappedStack } from './source-mapped-stack.ts';
 

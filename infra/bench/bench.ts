@@ -1,11 +1,7 @@
 /**
  * `npm run bench`: for every operation, the CPU instructions of its function's cold start and warm
  * invocations against two floors, throughput and latency of the local API against a bare node:http
- * baseline, and the cost per million requests; the read units of whole status walks. Prints the
- * tables and writes BENCHMARKS.md (docs/performance.md reads them). Not part of `npm test`.
- *
- * Needs valgrind (callgrind) for the instruction counts. Interrupted (SIGINT, SIGTERM), it stops
- * its workers and every process under valgrind before it exits. Usage: USAGE below.
+ * baseline, and the cost per million requests; the read units of whole status walks.
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -51,9 +47,8 @@ const SETTINGS = {
     ? { durationSeconds: 1, warmupSeconds: 0.5, connections: 10 }
     : { durationSeconds: 2.5, warmupSeconds: 1, connections: 10 }) satisfies LoadSettings,
   /**
-   * Each load measurement is taken this many times, the servers' order reversed every round: on a
-   * shared machine the speed drifts within minutes, and interleaving puts the servers being
-   * compared under the same drift.
+   * Each load measurement is taken this many times, the servers' order reversed every round: on a shared machine the speed drifts
+   * within minutes, and interleaving puts the servers being compared under the same drift.
    */
   rounds: QUICK ? 1 : 4,
   /** Pets in the throughput tables; tables whose status walks are measured (one page of each status first). */

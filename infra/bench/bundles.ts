@@ -1,8 +1,7 @@
 /**
- * The bundles the benchmark measures, one set per operation: the function's bundle exactly as the
- * CDK builds it (infra/cdk/bundling.ts handed to esbuild, the source map trimmed as the CDK's hook
- * does), and its floor (infra/bench/floor-handler.ts) twice: bundled plainly, and with the
- * functions' own options.
+ * The bundles the benchmark measures, one set per operation: the function's bundle exactly as the CDK builds it (infra/cdk/bundling.ts
+ * handed to esbuild, the source map trimmed as the CDK's hook does), and its floor (infra/bench/floor-handler.ts) twice: bundled
+ * plainly, and with the functions' own options.
  */
 import { stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';

@@ -1,8 +1,7 @@
 /**
- * The cost of a million requests of each operation: memory, architecture, environment, logging
- * configuration (format, levels, log classes, the access log format) read from the synthesised CDK
- * template, duration and log bytes measured by the benchmark, DynamoDB request units from the item
- * sizes, and list prices (assumptions, stated in PRICES).
+ * The cost of a million requests of each operation: memory, architecture, environment, logging configuration (format, levels, log
+ * classes, the access log format) read from the synthesised CDK template, duration and log bytes measured by the benchmark, DynamoDB
+ * request units from the item sizes, and list prices (assumptions, stated in PRICES).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,10 +1,4 @@
-/**
- * The floor: the least a function of this service can be. It creates the DynamoDB document client
- * at load and, per invocation, parses a pet with the service's NewPet schema (zod/mini,
- * lib/domain/pet.ts; the body, or a typical pet) and makes the request's one store call
- * (store-calls.ts) on a table of the pets' own fields (floor-table.ts). The benchmark bundles one
- * call's floor at a time (infra/bench/bundles.ts), so a floor holds only its own command.
- */
+/** The floor: the least a function of this service can be. */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { NewPet } from '../../lib/domain/pet.ts';

@@ -1,12 +1,6 @@
 /**
  * CPU instructions of a cold start and of warm invocations, counted by valgrind's callgrind: unlike
  * wall-clock time on a shared machine, the count of the same code repeats closely from run to run.
- * Each bundle runs in a fresh `node --single-threaded --predictable --predictable-gc-schedule` (JIT
- * and GC on the main thread and counted; collections fall at the same points every run) against the
- * store in another process, not counted. The process marks its sections itself
- * (`callgrind_control -d <label> <pid>` dumps the counts so far and zeroes them): `import` (require,
- * as Lambda's runtime loads index.js), `first` (the first invocation), `warm` (WARM_INVOCATIONS
- * more), each until what it started has settled (a 300 ms timer). docs/performance.md has the rest.
  */
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { realpathSync } from 'node:fs';

@@ -1,7 +1,6 @@
 /**
- * One measurement with autocannon: a fixed number of connections for a fixed time after a short
- * warm-up, against the local API or the baseline, with the CPU time the server and the store
- * spent per request.
+ * One measurement with autocannon: a fixed number of connections for a fixed time after a short warm-up, against the local API or the
+ * baseline, with the CPU time the server and the store spent per request.
  */
 import type { Request as AutocannonRequest } from 'autocannon';
 import { startAutocannon } from '../cli/loadtest/autocannon.ts';

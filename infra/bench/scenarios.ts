@@ -1,7 +1,6 @@
 /**
  * The requests the benchmark sends, taken from the operation descriptors (lib/operations.ts): each
- * operation's valid request, and a listing's page of one status. The same for the local API, the
- * baseline server, the handler timings and the cold-start invocations.
+ * operation's valid request, and a listing's page of one status.
  */
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { toProxyEvent } from '../local/gateway/proxy-event.ts';

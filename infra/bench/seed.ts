@@ -1,8 +1,5 @@
 /**
- * Fills a Pets table directly through the SDK: BatchWriteItem, 25 items a call, a bounded number
- * of calls in flight. Ids are consecutive from `firstId`; statuses cycle through available,
- * pending, sold and none (a quarter each, the last absent from the byStatus index). The floors'
- * table (infra/bench/floor-table.ts) takes the same pets with only their own fields.
+ * Fills a Pets table directly through the SDK: BatchWriteItem, 25 items a call, a bounded number of calls in flight.
  */
 import {
   BatchWriteCommand,

@@ -1,8 +1,6 @@
 /**
- * The one DynamoDB call of each kind (StoreCall, infra/bench/scenarios.ts), the least any
- * implementation of a request makes: the floors make it on a table of the pets' own fields
- * (floor-handler.ts), the baseline on the service's table (workers/bare-calls.ts). Each
- * takes the request as an API Gateway event carries it and answers a status and a JSON body.
+ * The one DynamoDB call of each kind (StoreCall, infra/bench/scenarios.ts), the least any implementation of a request makes: the floors
+ * make it on a table of the pets' own fields (floor- handler.ts), the baseline on the service's table (workers/bare-calls.ts).
  */
 import {
   DeleteCommand,

@@ -1,8 +1,7 @@
 /**
- * The read units of whole status walks through the service's own store (DynamoDbPetStore over the
- * real SDK): every call the store sends asks the store for its consumed capacity
- * (`ReturnConsumedCapacity: TOTAL`), and the walk sums them, so the figure is what DynamoDB would
- * bill for the calls the service makes, page after page, to the end of the listing.
+ * The read units of whole status walks through the service's own store (DynamoDbPetStore over the real SDK): every call the store sends
+ * asks the store for its consumed capacity (`ReturnConsumedCapacity: TOTAL`), and the walk sums them, so the figure is what DynamoDB
+ * would bill for the calls the service makes, page after page, to the end of the listing.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';

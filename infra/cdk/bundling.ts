@@ -1,13 +1,4 @@
-/**
- * How every function is bundled, as plain esbuild options. The CDK app maps them onto
- * `NodejsFunction` bundling (infra/cdk/constructs/api-function.ts), and anything else can hand
- * them to esbuild directly and get the very bundle Lambda runs (the benchmark builds both its
- * functions and its same-options floors so):
- *
- *   await build(esbuildBuildOptions('functions/list-pets.ts', 'out/list-pets/index.js'));
- *
- * Only the keys below differ from esbuild's defaults; keep the two in step through this object.
- */
+/** How every function is bundled, as plain esbuild options. */
 import type { BuildOptions } from 'esbuild';
 
 /** Lambda's Node.js 24 runtime. */
@@ -31,9 +22,8 @@ export const esbuildOptions = {
   // a CommonJS bundle would start Node's ESM loader and build the module's ESM facade on the first
   // request (docs/performance.md, "Cold start"). The bundle never touches the ESM loader.
   supported: { 'dynamic-import': false },
-  // Linked source maps (index.js.map), read only when a stack is logged (lib/source-mapped-stack.ts),
-  // so logged stacks name our .ts files and lines. Without a copy of every source, most of it the
-  // AWS SDK's, which a stack never needs.
+  // Linked source maps (index.js.map), read only when a stack is logged (lib/source-mapped-stack.ts), so logged stacks name our .ts
+  // files and lines. Without a copy of every source, most of it the AWS SDK's, which a stack never needs.
   sourcemap: true,
   sourcesContent: false,
   // ESM entry points of dependencies first: the AWS SDK's ESM build tree-shakes better.

@@ -1,16 +1,6 @@
 /**
  * The capacity model: a stage's capacity settings turned into every limit on the request path, so
- * that no inner layer sheds what an outer one admits. From the outside in:
- *
- *   WAF (per API key, per source address, docs per address; a minute's estimate)
- *   → API Gateway's token bucket of each method (rate r, burst B; 429 + Retry-After)
- *   → Lambda (the function's reserved concurrency, or the account's unreserved pool; 503)
- *   → DynamoDB.
- *
- * Each API method gets the stage's r and B whatever the number of methods; each needs B + ⌈r × d⌉
- * executions, so a stage's need grows with each operation and the account's concurrency is what
- * binds (docs/scaling.md#the-capacity-model; WAF's and API Gateway's figures are targets, not exact).
- * Pure data, no CDK: the CDK app, the deploy check and the docs generator read the same numbers.
+ * that no inner layer sheds what an outer one admits.
  */
 import { REFERENCE_ASSETS, REFERENCE_PAGE_METHOD, REFERENCE_PAGE_RESOURCES } from '#lib/openapi/reference-page.ts';
 import { OPENAPI_DOCUMENT_PATH, PUBLIC_DOCUMENT_METHODS, routes } from '#lib/routes.ts';
@@ -139,10 +129,8 @@ function who(group: readonly StageInAccount[]): string {
 }
 
 /**
- * What the settings of stages that may share one account (both unpinned, or pinned to the same
- * account and region) cannot hold, one sentence each (empty: nothing): the synth's and the deploy
- * check's. Each stage alone must fit its accountConcurrency; stages that may share an account must
- * fit it together; and with reservations, what they reserve must leave Lambda's minimum unreserved.
+ * What the settings of stages that may share one account (both unpinned, or pinned to the same account and region) cannot hold, one
+ * sentence each (empty: nothing): the synth's and the deploy check's.
  */
 export function capacityProblems(stages: readonly StageInAccount[], operations: readonly ApiMethod[] = routes): string[] {
   const where = (s: StageInAccount) => (s.env ? `${s.env.account}/${s.env.region}` : undefined);

@@ -1,7 +1,6 @@
 /**
- * One stage of the service (`PetStore-staging`, `PetStore-production`): tables, one function per
- * operation (lib/operations/), the REST API, alarms and, in production, canary deployments
- * through CodeDeploy.
+ * One stage of the service (`PetStore-staging`, `PetStore-production`): tables, one function per operation (lib/operations/), the REST
+ * API, alarms and, in production, canary deployments through CodeDeploy.
  */
 import { type CfnElement, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';

@@ -1,11 +1,5 @@
 /**
  * The deployment stages (lib/stage-names.ts), their output names, and their settings read from CDK context.
- * Free of CDK imports on purpose: the key CLI imports the stack and output names from here to find a
- * stage's tables through `aws cloudformation describe-stacks`.
- *
- * A stage setting is one record in `SETTINGS` below, its rule (the check that fails the synth) with
- * its meaning (docs/operators.md's table and the type `StageSettings` derive from it), and its
- * default for each stage in cdk.json (`context.stages`, what operators edit and `-c` overrides).
  */
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
@@ -17,10 +11,7 @@ import { isStageName, type StageName } from '#lib/stage-names.ts';
 
 export { isStageName, STAGE_NAMES, type StageName, stackName } from '#lib/stage-names.ts';
 
-/**
- * Stack output ids. They are plain ids at the stack's top level (no export), so they stay stable
- * and `describe-stacks` shows them as `OutputKey`.
- */
+/** Stack output ids. */
 export const OUTPUT_IDS = {
   baseUrl: 'BaseUrl',
   /** The stage's execute-api address (`…/<stage>/v1`), useful when BaseUrl is a custom domain. */
@@ -222,9 +213,8 @@ export const settingDescription = (key: (typeof STAGE_SETTING_KEYS)[number]): st
 export type ContextReader = (key: string) => unknown;
 
 /**
- * A stage's settings: cdk.json's `stages.<stage>`, overridden by `context.stages.<stage>` (or all of
- * `-c stages=…`), then by flat `-c <stage>.<key>=…` values. Unknown keys and bad values fail the
- * synth with a message that names the stage and the key.
+ * A stage's settings: cdk.json's `stages.<stage>`, overridden by `context.stages.<stage>` (or all
+ * of `-c stages=…`), then by flat `-c <stage>.<key>=…` values.
  */
 export function readStageSettings(stage: StageName, readContext: ContextReader): StageSettings {
   const raw: Record<string, unknown> = {};

@@ -1,9 +1,8 @@
 /**
- * Before a stage is deployed: can the account's Lambda concurrency hold it? The synth's checks
- * (capacity.ts) on the account's real numbers, so the deploy CLI (deploy.ts) only reads them and
- * acts on the verdict: the stages may use the unreserved pool plus what their functions reserve now
- * (a deploy replaces their own reservations; every other function's stay). It stops reservations
- * Lambda would refuse mid-deploy (CloudFormation would roll back) and needs the account cannot serve (503).
+ * Before a stage is deployed: can the account's Lambda concurrency hold it? The synth's checks (capacity.ts) on the account's real
+ * numbers, so the deploy CLI (deploy.ts) only reads them and acts on the verdict: the stages may use the unreserved pool plus what
+ * their functions reserve now (a deploy replaces their own reservations; every other function's stay). It stops reservations Lambda
+ * would refuse mid-deploy (CloudFormation would roll back) and needs the account cannot serve (503).
  */
 import { capacityProblems, fmt, type StageInAccount, sum } from '../cdk/capacity.ts';
 

@@ -1,15 +1,7 @@
 /**
- * `npm run deploy:staging` and `npm run deploy:production`: check the account's Lambda concurrency
- * against the stage (concurrency-check.ts), then run `cdk deploy PetStore-<stage>` with the rest
- * of the arguments (which deploys PetStore-account first, a dependency, unless they include
- * --exclusively). A stage the account cannot hold, or an account whose numbers cannot be read,
- * stops here, exit 1, before CloudFormation changes anything, unless --skip-concurrency-check.
- *
- *   node infra/cli/deploy.ts <staging|production> [--skip-concurrency-check] [cdk deploy options]
- *
- * Reads the settings as the CDK app does (cdk.json, then `-c <stage>.<key>=…` among the options);
- * AWS credentials and region from the usual environment, `--profile` or the stage's pinned region.
- * Needs `lambda:GetAccountSettings` and `lambda:GetFunctionConcurrency`.
+ * `npm run deploy:staging` and `npm run deploy:production`: check the account's Lambda concurrency against the stage
+ * (concurrency-check.ts), then run `cdk deploy PetStore-<stage>` with the rest of the arguments (which deploys PetStore-account first,
+ * a dependency, unless they include --exclusively).
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';

@@ -1,9 +1,6 @@
 /**
- * `npm run loadtest:cleanup -- RUN_ID [--delete] [--stage NAME | --table NAME [--endpoint URL] | --data-dir DIR]`:
- * removes the pets one load-test run created from a stage's Pets table, with the operator's AWS
- * credentials (the API has no delete). A Scan finds the names that start `loadtest-<runId>-`; only a
- * name that is exactly `loadtest-<runId>-<n>`, for a run id of the load test's format, is taken, and
- * each delete holds on condition that the name is still that. Without --delete it only prints.
+ * `npm run loadtest:cleanup -- RUN_ID [--delete] [--stage NAME | --table NAME [--endpoint URL] | --data-dir DIR]`: removes the pets one
+ * load-test run created from a stage's Pets table, with the operator's AWS credentials (the API has no delete).
  */
 import { DeleteCommand, paginateScan } from '@aws-sdk/lib-dynamodb';
 import { parseCommandLine, usageMistake } from './command-line.ts';

@@ -1,8 +1,7 @@
 /**
- * `npm run loadtest -- --base-url URL [--ramp 10:100] [--warmup 5] [--stage staging] [--workers N] …`:
- * the scenario written into its run's folder and run by Artillery on this machine (or, with
- * --workers, left for a fleet), then reported: each answer put down to its layer, the checks, a
- * JSON result and an HTML report (`--help`; docs/performance.md "Load testing").
+ * `npm run loadtest -- --base-url URL [--ramp 10:100] [--warmup 5] [--stage staging] [--workers N] …`: the scenario written into its
+ * run's folder and run by Artillery on this machine (or, with --workers, left for a fleet), then reported: each answer put down to its
+ * layer, the checks, a JSON result and an HTML report (`--help`; docs/performance.md "Load testing").
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,15 +1,9 @@
-/**
- * docs/openapi.md ("Versions") as code. Both documents are first brought to what a client sees
- * (`canonical`), so the same thing written another way is no change.
- */
+/** docs/openapi.md ("Versions") as code. */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 
-/**
- * The document as of the last release (written by `npm run openapi -- --release`, never by hand).
- * `OPENAPI_RELEASED_FILE` names another one, to check the release step against a snapshot of choice.
- */
+/** The document as of the last release (written by `npm run openapi -- --release`, never by hand). */
 export const RELEASED_FILE =
   process.env.OPENAPI_RELEASED_FILE ?? fileURLToPath(new URL('../../docs/openapi-released.json', import.meta.url));
 export const CHANGELOG_FILE = fileURLToPath(new URL('../../docs/CHANGELOG.md', import.meta.url));
@@ -96,16 +90,11 @@ export function bump(version: string, part: 'minor' | 'patch'): string {
 
 const withVersion = (document: Json, version: string): Json => ({ ...document, info: { ...document.info, version } });
 
-// ---------------------------------------------------------------------------------------------
-// What a client sees
+// --------------------------------------------------------------------------------------------- What a client sees
 
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
-/**
- * The document as a client meets it. Components are compared where they are used; of them only
- * the names of schemas (generated clients name their types after them) and the security schemes
- * are kept.
- */
+/** The document as a client meets it. */
 function canonical(document: Json): Json {
   const resolved = resolveRefs(document, document, []) as Json;
   const { paths = {}, servers = [], security, components = {}, ...rest } = resolved;
@@ -163,8 +152,7 @@ function resolveRefs(node: unknown, root: Json, seen: string[]): unknown {
   return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, resolveRefs(value, root, seen)]));
 }
 
-// ---------------------------------------------------------------------------------------------
-// The changes
+// --------------------------------------------------------------------------------------------- The changes
 
 interface Diff {
   readonly action: 'add' | 'remove' | 'replace';
@@ -232,8 +220,7 @@ function matchBy(
 
 const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
 
-// ---------------------------------------------------------------------------------------------
-// The policy, one rule per line
+// --------------------------------------------------------------------------------------------- The policy, one rule per line
 
 type Direction = 'request' | 'response';
 type Effect = 'widens' | 'narrows' | 'changes' | 'prose';
@@ -425,8 +412,7 @@ function isNullWidening(narrow: unknown[], wide: unknown[]): boolean {
   return wide.filter((t) => !narrow.includes(t)).every((t) => t === 'null');
 }
 
-// ---------------------------------------------------------------------------------------------
-// Where and what, in a client's words
+// --------------------------------------------------------------------------------------------- Where and what, in a client's words
 
 /** `GET /pets query parameter limit maximum`, `GET /pets response 200 application/json items.properties.id type`. */
 function placeOf(diff: Diff, before: Json): string {

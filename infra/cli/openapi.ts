@@ -1,12 +1,6 @@
 /**
- * `npm run openapi`: writes `openapi.json` at the repository root from the zod schemas and the
- * route table (infra/openapi/document.ts), and says how it differs from the released contract
- * (docs/openapi-released.json). `--check` writes nothing and fails when the committed file differs
- * from a fresh generation. `--release` makes the generated document the released one: it refuses a
- * change that breaks v1, needs the new version's section in docs/CHANGELOG.md, and moves
- * `API_VERSION` (infra/openapi/contract.ts), `openapi.json` and the snapshot together. It compares
- * with the last committed release (git HEAD's snapshot), so running it again before the commit,
- * after fixing prose say, gives the same version.
+ * `npm run openapi`: writes `openapi.json` at the repository root from the zod schemas and the route table (infra/openapi/document.ts),
+ * and says how it differs from the released contract (docs/openapi-released.json).
  */
 import { spawnSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';

@@ -1,8 +1,6 @@
 /**
- * What a deployed stage promises that only AWS can show, one list of checks for `npm run verify`
- * (verify.ts) and the stage's probe (constructs/probe.ts: the answers), each held, broken or
- * unmeasurable with the reason (docs/operators.md, "Verify a deploy"). No SDK or CDK at run time
- * here: verify hands in what it read, and the probe's bundle is this file.
+ * What a deployed stage promises that only AWS can show, one list of checks for `npm run verify` (verify.ts) and the stage's probe
+ * (constructs/probe.ts: the answers), each held, broken or unmeasurable with the reason (docs/operators.md, "Verify a deploy").
  */
 import { isIP } from 'node:net';
 import { connect } from 'node:tls';

@@ -1,8 +1,7 @@
 /**
  * `npm run verify -- --stage NAME`: after a deploy, with the account's credentials, checks each
  * claim the docs make about the deployed stage that only AWS can show (stage-checks.ts) and prints
- * each as held, broken or unmeasurable, with the reason; exit 1 when any is broken. Its only write
- * is a key of its own (label `verify`, expiring in 15 minutes), revoked at the end.
+ * each as held, broken or unmeasurable, with the reason; exit 1 when any is broken.
  */
 import { APIGatewayClient, GetStageCommand } from '@aws-sdk/client-api-gateway';
 import { CloudWatchClient, DescribeAlarmsCommand } from '@aws-sdk/client-cloudwatch';

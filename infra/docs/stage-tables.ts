@@ -112,12 +112,7 @@ export function accountSummary(stages: readonly StageSettings[]): string {
 const SECONDS_PER_MONTH = 30 * 24 * 3600;
 const DATA_OUT_PER_GB = 0.09;
 
-/**
- * docs/scaling.md: the most the reference page can send a month at the limits. Its asset route
- * answers at most `docsThrottlingRateLimit` a second, each answer at most the largest asset
- * compressed; the page route's answers are under 1 KiB; the OpenAPI document shares their throttle. One
- * address is held to its WAF limit.
- */
+/** docs/scaling.md: the most the reference page can send a month at the limits. */
 export function docsEgressTable(): string {
   const largest = largestDocsResponseBytes();
   const documentBytes = statSync(new URL('../../openapi.json', import.meta.url)).size;

@@ -34,10 +34,7 @@ export function synthesizeStageTemplate(stage: StageName, context: Record<string
 
 const TEMPLATE_CACHE_DIR = path.join(REPO_ROOT, 'node_modules', '.cache', 'petstore-templates');
 
-/**
- * Keyed by a hash of infra/, lib/, cdk.json and the lockfile; saves `npm start` about a second.
- * Asset keys (`Code.S3Key`) may be stale here: nothing in local mode reads them.
- */
+/** Keyed by a hash of infra/, lib/, cdk.json and the lockfile; saves `npm start` about a second. */
 export async function cachedStageTemplate(stage: StageName): Promise<CfnTemplate> {
   const name = `${stage}-${templateInputsHash(stage)}.json`;
   const file = path.join(TEMPLATE_CACHE_DIR, name);

@@ -1,8 +1,7 @@
 /**
  * Everything local mode runs, in one call: the store (embedded dynalite, or an external endpoint),
  * its tables, an API key, and the local API serving a stage from its template, answered by the
- * handler sources (source mode) or by a cloud assembly's bundles (bundle mode). `npm start`,
- * `npm run start:synth`, the tests and the benchmarks all start the service through this function.
+ * handler sources (source mode) or by a cloud assembly's bundles (bundle mode).
  */
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -58,7 +58,6 @@ export async function sourceStageApi(options: SourceStageOptions = {}): Promise<
 /**
  * Source mode's functions share this process's environment: each variable the template gives them
  * as a plain value (log level, key cache, allowed origins) is set here unless the shell set it.
- * Table references are local-stack.ts's; NODE_OPTIONS means nothing to code already running.
  */
 function applyTemplateEnvironment(definition: RestApiDefinition): void {
   const unset: Record<string, string> = {};

@@ -1,10 +1,8 @@
 /**
- * What the OpenAPI document says beyond the schemas and the operation descriptors (lib/operations/),
- * as data: the info, servers, tag and security scheme; what each parameter and error code means;
- * the answers the gateway makes by itself, each defined once by its component name; the response
- * headers, each defined once (its id is its component name, and the table gives its HTTP name,
- * description and schema). The builder (document.ts) turns this, the operation descriptors and the
- * zod schemas into the document.
+ * What the OpenAPI document says beyond the schemas and the operation descriptors (lib/operations/), as data: the info, servers, tag
+ * and security scheme; what each parameter and error code means; the answers the gateway makes by itself, each defined once by its
+ * component name; the response headers, each defined once (its id is its component name, and the table gives its HTTP name, description
+ * and schema). The builder (document.ts) turns this, the operation descriptors and the zod schemas into the document.
  */
 import { EXAMPLE_PET, LIST_LIMIT } from '#lib/domain/pet.ts';
 import { BEARER_CHALLENGE } from '#lib/http/bearer-auth.ts';
@@ -54,10 +52,7 @@ export const INFO: InfoObject = {
     `\`${GATEWAY_RESPONSES_EXTENSION}\`.`,
 };
 
-/**
- * Each stage on its execute-api address. Local mode's address is not listed: the document a stage
- * serves is this one, and a client of a deployed stage has nothing on 127.0.0.1.
- */
+/** Each stage on its execute-api address. */
 export const SERVERS: readonly ServerObject[] = [
   ...(Object.entries(STAGE_TITLES) as [StageName, string][]).map(([stage, title]) => ({
     url: `https://{apiId}.execute-api.{region}.amazonaws.com/${stage}${API_BASE_PATH}`,
@@ -115,11 +110,7 @@ export function validationFailed(reads: { body: boolean; path: readonly string[]
 /** "`code`: meaning", an error code as an operation's response describes it. */
 export const errorDescription = (code: ErrorCode): string => `\`${code}\`: ${ERRORS[code].meaning}`;
 
-/**
- * Statuses API Gateway can also answer by itself for a route (infra/cdk/constructs/gateway-responses.ts),
- * and why. Such answers carry the Error body but none of an operation's own headers, so those are not
- * required on these statuses.
- */
+/** Statuses API Gateway can also answer by itself for a route (infra/cdk/constructs/gateway- responses.ts), and why. */
 export const GATEWAY_MADE_STATUSES: ReadonlyMap<number, string> = new Map([
   [429, 'its throttle'],
   [500, 'when a function failed'],
@@ -308,9 +299,7 @@ export function headerDefinition(id: string): HeaderDefinition {
 
 /**
  * The retry contract: for every status an operation can answer, who answers it, whether a read, a
- * create with an `Idempotency-Key` and one without are sent again, and after what wait. The
- * document's responses, README.md's error table and docs/clients.md's retry table are written from
- * it; `|` separates the columns of a row.
+ * create with an `Idempotency-Key` and one without are sent again, and after what wait.
  */
 export interface RetryRule {
   readonly statuses: readonly number[];

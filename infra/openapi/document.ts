@@ -1,8 +1,7 @@
 /**
  * The OpenAPI 3.1 document of the service, built in code: paths and operations from the operation
  * descriptors (lib/operations/), every schema from the zod schemas (schemas.ts), and what neither
- * says (the info, servers, parameter and error descriptions, headers) from contract.ts. The
- * committed `openapi.json` is this object, written by `npm run openapi`; a test keeps the two equal.
+ * says (the info, servers, parameter and error descriptions, headers) from contract.ts.
  */
 import { ERRORS, type ErrorBody, type ErrorCode } from '#lib/http/errors.ts';
 import { JSON_CONTENT_TYPE } from '#lib/http/response.ts';
@@ -50,12 +49,7 @@ import {
 export { GATEWAY_RESPONSES_EXTENSION, OPENAPI_VERSION };
 export type { HeaderObject, OpenApiDocument, OperationObject, ParameterObject, Reference, ResponseObject };
 
-/**
- * The headers of a response: those of every answer, then `uses`. A required header by reference to
- * its component; an optional one written inline with `required: false`, because the most used
- * TypeScript generator (openapi-typescript 7) ignores `required: false` on a referenced header and
- * types it as always present.
- */
+/** The headers of a response: those of every answer, then `uses`. */
 function responseHeaders(uses: readonly HeaderUse[]): Record<string, HeaderObject | Reference> {
   return Object.fromEntries(
     [...EVERY_ANSWER_HEADERS, ...uses].map((use) => {
@@ -270,10 +264,7 @@ function deprecationDescription({ sunset, successor }: NonNullable<Operation['de
   );
 }
 
-/**
- * Builds the whole document, of the API's operations unless others are given. Pure and
- * deterministic: the same code gives the same document.
- */
+/** Builds the whole document, of the API's operations unless others are given. */
 export function buildOpenApiDocument(operations: readonly Operation[] = apiOperations): OpenApiDocument {
   const context: BuildContext = { schemas: generateSchemas(), operations };
   const paths: Record<string, PathItemObject> = {};

@@ -1,9 +1,6 @@
 /**
  * The zod schemas the OpenAPI document is generated from, turned into JSON Schema (draft 2020-12,
- * the dialect of OpenAPI 3.1) by zod itself. Every schema with an `id` in its meta (lib/domain) is
- * a component, in the order the schemas are defined, its meta's `description` and `examples` the
- * component's; the only one defined here is the Error body, which the HTTP layer describes as a
- * TypeScript interface (lib/http/errors.ts) and which is checked below to stay the same type.
+ * the dialect of OpenAPI 3.1) by zod itself.
  */
 import * as z from 'zod/mini';
 import '#lib/domain/pet.ts';
@@ -46,11 +43,7 @@ void errorBodyMatchesInterface;
 /** A JSON Schema object, as zod emits it and OpenAPI 3.1 embeds it. */
 export type JsonSchema = { [keyword: string]: unknown };
 
-/**
- * The components: every schema with a meta `id`, in definition order. `io` says which side is
- * documented: what a client sends (`input`, a request body) or what the service returns (`output`);
- * they differ once a schema has a default or a transform.
- */
+/** The components: every schema with a meta `id`, in definition order. */
 const COMPONENTS = [...z.globalRegistry._idmap].map(([id, schema]) => ({
   id,
   schema,
@@ -87,11 +80,7 @@ export interface GeneratedSchemas {
   readonly parameters: Partial<Record<string, { properties: Record<string, JsonSchema>; required: string[] }>>;
 }
 
-/**
- * Converts the schemas with `z.toJSONSchema`, one pass per side (input and output). A schema that
- * is a component anywhere becomes a `$ref` to it everywhere. Zod's `$schema` and `$id` are dropped:
- * inside an OpenAPI 3.1 document the dialect is the document's and the location is the component's.
- */
+/** Converts the schemas with `z.toJSONSchema`, one pass per side (input and output). */
 export function generateSchemas(): GeneratedSchemas {
   const output = convert(
     COMPONENTS.filter((c) => c.io === 'output'),

@@ -1,7 +1,6 @@
 /**
- * Serving the OpenAPI document at `GET /v1/openapi.json`, without authentication (it is public
- * documentation): the mapping template a stage's MOCK integration answers with, deployed and in
- * local mode alike (docs/openapi.md).
+ * Serving the OpenAPI document at `GET /v1/openapi.json`, without authentication (it is public documentation): the mapping template a
+ * stage's MOCK integration answers with, deployed and in local mode alike (docs/openapi.md).
  */
 import { buildOpenApiDocument } from './document.ts';
 
@@ -9,11 +8,8 @@ import { buildOpenApiDocument } from './document.ts';
 export const MAPPING_TEMPLATE_MAX_BYTES = 300 * 1024;
 
 /**
- * The document as an API Gateway mapping template (Velocity), what a stage and local mode serve: the
- * committed document as compact JSON in which every `$` and `#` (they occur only inside JSON
- * strings, e.g. `$ref` and `#/components/…`) is written as the JSON escape `\u0024` / `\u0023`, so
- * Velocity finds no reference or directive and outputs the text as it is, and a client's JSON
- * parser reads back exactly the document.
+ * The document as an API Gateway mapping template (Velocity), what a stage and local mode serve: the committed document as compact JSON
+ * in which every `$` and `#` (they occur only inside JSON strings, e.g.
  */
 export function openApiMappingTemplate(): string {
   const template = JSON.stringify(buildOpenApiDocument()).replace(/\$/g, '\\u0024').replace(/#/g, '\\u0023');

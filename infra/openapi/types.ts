@@ -1,7 +1,6 @@
 /**
- * The OpenAPI 3.1 types of the document: `openapi-types`' OpenAPIV3_1, narrowed where this document
- * promises more (every operation has responses, every component map the builder fills is there)
- * and extended by the root `x-gateway-responses`.
+ * The OpenAPI 3.1 types of the document: `openapi-types`' OpenAPIV3_1, narrowed where this document promises more (every operation has
+ * responses, every component map the builder fills is there) and extended by the root `x-gateway-responses`.
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { HttpMethod } from '#lib/operations/operation.ts';

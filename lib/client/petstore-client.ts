@@ -1,8 +1,5 @@
 /**
- * The official TypeScript client of the Pet Store API, over fetch, typed by the schemas the
- * document is generated from. It keeps the retry contract (docs/clients.md#retrying): it waits out
- * 429 and 503 as `Retry-After` asks, with jitter and a cap; every create carries an
- * `Idempotency-Key`, the same on each attempt, so network errors and 504 are retried too.
+ * The official TypeScript client of the Pet Store API, over fetch, typed by the schemas the document is generated from.
  */
 import type { NewPet, Pet, PetStatus } from '../domain/pet.ts';
 import type { ErrorBody } from '../http/errors.ts';

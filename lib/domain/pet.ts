@@ -10,10 +10,7 @@ export const MAX_PET_ID = Number.MAX_SAFE_INTEGER;
 
 export const LIST_LIMIT = { min: 1, max: 100, default: 20 } as const;
 
-/**
- * The animal every example shows. A schema with an `id` in its meta is a component of the OpenAPI
- * document, its `description` and `examples` the component's (jsonBody() hints with the example).
- */
+/** The animal every example shows. */
 export const EXAMPLE_PET = { id: 1, name: 'Rex', categoryId: 1, status: 'available' } as const;
 const { id: _, ...EXAMPLE_NEW_PET } = EXAMPLE_PET;
 
@@ -40,9 +37,7 @@ const PetName = z.string().check(z.regex(/\S/), z.meta({ minLength: 1 }), z.maxL
 
 /**
  * Text a person can read: a visible character, that is neither white space nor default-ignorable,
- * and no control (Cc), lone surrogate (Cs), bidirectional embedding, override or isolate. Unicode's
- * Default_Ignorable_Code_Point, Cc and Cs are written out, as `\p{…}` costs about 5 M instructions
- * at every cold start; `u` makes a lone surrogate one unit.
+ * and no control (Cc), lone surrogate (Cs), bidirectional embedding, override or isolate.
  */
 // biome-ignore lint/complexity/useRegexLiterals: a literal's control and combining ranges trip two lints, on purpose here.
 const READABLE = new RegExp(
@@ -50,12 +45,7 @@ const READABLE = new RegExp(
   'u',
 );
 
-/**
- * A name as a client sends it: text a person can read (docs/behaviour.md), stored in NFC so that two
- * spellings of one name are one. Controls (C0, C1), the bidirectional embeddings, overrides and
- * isolates, and lone surrogates (no character: UTF-8 cannot encode one) are refused, and a visible
- * character is needed: not only white space or default-ignorable ones (zero-width, format).
- */
+/** A name as a client sends it: text a person can read (docs/behaviour.md), stored in NFC so that two spellings of one name are one. */
 const NewPetName = z.string({ error: 'must be a string' }).check(
   z.normalize('NFC'),
   // A refinement, not a `pattern`: lookahead and `\u{…}` mean nothing to Python's `re` or RE2, and

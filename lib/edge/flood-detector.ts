@@ -1,7 +1,6 @@
 /**
- * Which source addresses the edge blocks by itself (docs/scaling.md, "The edge: made-up keys"):
- * request lines in, addresses to block and release out. functions/edge-blocks.ts runs it on the
- * access log, local mode on its own requests.
+ * Which source addresses the edge blocks by itself (docs/scaling.md, "The edge: made-up keys"): request lines in, addresses to block
+ * and release out. functions/edge-blocks.ts runs it on the access log, local mode on its own requests.
  */
 import { BlockList, isIPv4 } from 'node:net';
 
@@ -44,12 +43,7 @@ export class FloodDetector {
     return [...this.#blocked.keys()];
   }
 
-  /**
-   * Counts one answered request at `now` (ms); true when it blocks its address. A 401 failed the
-   * key check; any other answer of a keyed route below 500, but the gateway's 413 and 429, passed
-   * it. Other lines (mocks, docs, throttled, failed) say nothing of a key and are not counted, so
-   * they cannot dilute the share.
-   */
+  /** Counts one answered request at `now` (ms); true when it blocks its address. */
   observe(line: RequestLine, now: number): boolean {
     const { sourceIp } = line;
     const status = Number(line.status);

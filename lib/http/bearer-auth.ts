@@ -1,8 +1,4 @@
-/**
- * `Authorization: Bearer 1*SP <key>` (RFC 9110 §11.4). Only spaces separate the two, so the spellings
- * accepted are the ones the web ACL counts as one key (web-acl.ts). A 401 never says whether a key
- * exists; a failed lookup is a 503.
- */
+/** `Authorization: Bearer 1*SP <key>` (RFC 9110 §11.4). */
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { isWellFormedApiKey } from '../auth/api-keys.ts';

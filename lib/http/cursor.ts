@@ -1,7 +1,4 @@
-/**
- * Bound to its status filter by a checksum, so an edited cursor is a 400 before the store. No secret:
- * a crafted cursor can only start at a position the client could page to.
- */
+/** Bound to its status filter by a checksum, so an edited cursor is a 400 before the store. */
 import { hash } from 'node:crypto';
 import { PET_STATUSES, type PetStatus } from '../domain/pet.ts';
 import { HttpError } from './errors.ts';

@@ -1,10 +1,9 @@
 /**
- * The one place where errors become the Error body (`{code, message, status}`, JSON): an HttpError
- * as it is; IdempotencyKeyReusedError → 422; DependencyUnavailableError or middy's early timeout →
- * 503 with `Retry-After`; anything else is a bug, logged with its stack under the request id, and a
- * 500 that reveals nothing. `@middy/http-error-handler` writes the response (its JSON
- * `fallbackMessage` covers an error nobody mapped); a response another middleware set is kept.
- */ import type { MiddlewareObj } from '@middy/core';
+ * The one place where errors become the Error body (`{code, message, status}`, JSON): an HttpError as it is; IdempotencyKeyReusedError
+ * → 422; DependencyUnavailableError or middy's early timeout → 503 with `Retry-After`; anything else is a bug, logged with its stack
+ * under the request id, and a 500 that reveals nothing.
+ */
+import type { MiddlewareObj } from '@middy/core';
 import httpErrorHandler from '@middy/http-error-handler';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { DependencyUnavailableError, IdempotencyKeyReusedError } from '../store/store-errors.ts';

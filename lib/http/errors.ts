@@ -1,9 +1,6 @@
 /**
- * The Error body (`{code, message, status}`, docs/behaviour.md) and every code the service uses,
- * one record each: its status, what it means (the OpenAPI document's and the README's words) and
- * the response headers that come with it, whoever answers it. Anything thrown as an HttpError is
- * exposed to the client as is; anything else becomes a 500 whose message reveals nothing
- * (error-responder.ts).
+ * The Error body (`{code, message, status}`, docs/behaviour.md) and every code the service uses, one record each: its status, what it
+ * means (the OpenAPI document's and the README's words) and the response headers that come with it, whoever answers it.
  */
 /** The largest request body a function reads; the 413 states it. */
 export const MAX_BODY_BYTES = 64 * 1024;

@@ -1,7 +1,5 @@
 /**
- * The errors the gateway itself answers, before any function runs: an unknown path and a method the
- * path does not allow. The CDK app renders these bodies in API Gateway's mock integrations and
- * gateway responses, and local mode serves those very templates (infra/local/gateway/).
+ * The errors the gateway itself answers, before any function runs: an unknown path and a method the path does not allow.
  */
 import { API_BASE_PATH, allowedMethods, resources } from '../routes.ts';
 import { HttpError } from './errors.ts';

@@ -5,10 +5,7 @@ export type ApiResult = APIGatewayProxyResult & { headers: Record<string, string
 
 export const JSON_CONTENT_TYPE = 'application/json';
 
-/**
- * On every answer of an operation and every error, whoever makes it (a function or the gateway).
- * `Vary`: the gateway compresses a body for a client that accepts it (docs/behaviour.md).
- */
+/** On every answer of an operation and every error, whoever makes it (a function or the gateway). */
 export const COMMON_RESPONSE_HEADERS: Readonly<Record<string, string>> = {
   'Cache-Control': 'no-store',
   'X-Content-Type-Options': 'nosniff',
@@ -16,9 +13,8 @@ export const COMMON_RESPONSE_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /**
- * The headers that tell a client a stage's per-client limits (its web ACL's): the IETF httpapi
- * draft's `RateLimit-Policy` with both, and `X-RateLimit-Limit`, the per-key one, which more tools
- * read. Never a remaining count: WAF keeps that.
+ * The headers that tell a client a stage's per-client limits (its web ACL's): the IETF httpapi draft's `RateLimit-Policy` with both,
+ * and `X-RateLimit-Limit`, the per-key one, which more tools read. Never a remaining count: WAF keeps that.
  */
 export const rateLimitHeaders = (limits: { perKeyPerMinute: number; perIpPerMinute: number }, window: number) => ({
   'RateLimit-Policy': `"per-key";q=${limits.perKeyPerMinute};w=${window}, "per-address";q=${limits.perIpPerMinute};w=${window}`,

@@ -1,8 +1,4 @@
-/**
- * The one point where a schema failure becomes a 400 `validation_failed`. The message names every
- * offending field and what to change, for every kind of zod issue: the schema's own words where it
- * gives them (they say "must …"), else words made here from the issue.
- */
+/** The one point where a schema failure becomes a 400 `validation_failed`. */
 import type * as z from 'zod/mini';
 import { HttpError } from './errors.ts';
 

@@ -1,10 +1,10 @@
 /**
- * The API reference page, `GET /v1/docs`: Swagger UI (swagger-ui-dist) rendering the stage's own
- * `/v1/openapi.json`, every asset served from `/v1/docs/…` by the same function under a name that
- * carries its content's hash (cached for a year; any other name is a 404), the page under a
- * Content-Security-Policy, and an asset only to a client whose Accept-Encoding makes the gateway
- * compress it (else a 406 that says what to send). Why each: docs/reference-page.md.
- */ import { createHash } from 'node:crypto';
+ * The API reference page, `GET /v1/docs`: Swagger UI (swagger-ui-dist) rendering the stage's own `/v1/openapi.json`, every asset served
+ * from `/v1/docs/…` by the same function under a name that carries its content's hash (cached for a year; any other name is a 404), the
+ * page under a Content-Security-Policy, and an asset only to a client whose Accept-Encoding makes the gateway compress it (else a 406
+ * that says what to send). Why each: docs/reference-page.md.
+ */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -37,11 +37,7 @@ export const REFERENCE_ASSETS: Readonly<Record<string, string>> = {
 /** Where the deployed bundle keeps the assets, beside index.js (infra/cdk/stage-stack.ts). */
 export const BUNDLED_ASSETS_DIR = 'swagger-ui';
 
-/**
- * The bundle's folder: `__dirname` of the CommonJS bundle. The ESM sources have none (and no
- * `import.meta` in the bundle), so there the assets come from the npm package, resolved from the
- * running script.
- */
+/** The bundle's folder: `__dirname` of the CommonJS bundle. */
 const bundleDir = typeof __dirname === 'string' ? __dirname : undefined;
 
 const cache = new Map<string, string>();
@@ -62,9 +58,8 @@ function asset(name: string): string {
 }
 
 /**
- * The page's own script, served as an asset like Swagger UI's (the policy allows no inline script):
- * it loads this stage's document and points "Try it out" at this stage, whatever servers the
- * document lists. The page gives it the stage's base address in `data-base`.
+ * The page's own script, served as an asset like Swagger UI's (the policy allows no inline script): it loads this stage's document and
+ * points "Try it out" at this stage, whatever servers the document lists. The page gives it the stage's base address in `data-base`.
  */
 const PAGE_SCRIPT = `const root = document.getElementById('swagger-ui');
 const base = root.dataset.base;
@@ -126,25 +121,16 @@ function servedName(source: string): string {
   return found[0];
 }
 
-/**
- * Public and the same for every origin, as the OpenAPI document is (docs/cors.md). A cache keeps
- * the compressed answer for clients that accept it, never for one that gets identity or a 406.
- */
+/** Public and the same for every origin, as the OpenAPI document is (docs/cors.md). */
 const PUBLIC_HEADERS = { 'X-Content-Type-Options': 'nosniff', 'Access-Control-Allow-Origin': '*', Vary: 'Accept-Encoding' };
 
-/**
- * The 406's message: what to send instead. Its code, `not_acceptable`, is the page's own, not one of
- * ERROR_CODES: those are the operations' codes, which the OpenAPI document lists as complete (a new
- * one would break v1's contract), and the page's routes are not operations of the API.
- */
+/** The 406's message: what to send instead. */
 export const NOT_ACCEPTABLE_MESSAGE =
   'The reference page\'s assets are served only to clients that accept them compressed: send "Accept-Encoding: gzip" (or deflate), as every browser does.';
 
 /**
- * The most bytes a docs response carries on the wire: the largest asset gzip-compressed at zlib's
- * fastest level (1), an upper estimate of the gateway's coding (AWS does not document its level;
- * deflate is gzip less its 18-byte frame). The page and the Error bodies are far smaller.
- * Computed when asked, never while the function loads.
+ * The most bytes a docs response carries on the wire: the largest asset gzip-compressed at zlib's fastest level (1), an upper estimate
+ * of the gateway's coding (AWS does not document its level; deflate is gzip less its 18-byte frame).
  */
 export function largestDocsResponseBytes(): number {
   return Math.max(...[...servedAssets().values()].map((file) => gzipSync(file.body, { level: 1 }).length));

@@ -1,11 +1,6 @@
 /**
- * What an operation of the API is, as one descriptor (lib/operations/<function>.ts): its route, the
- * function that answers it, the DynamoDB access that function needs, and its contract as the
- * OpenAPI document states it. The CDK app, local mode, the OpenAPI document and the tests all read
- * the descriptors (lib/operations.ts lists them).
- *
- * A descriptor names its schemas, headers and tables by id, never by importing them: the docs
- * function lists the routes (lib/http/gateway-errors.ts), and its bundle stays free of zod.
+ * What an operation of the API is, as one descriptor (lib/operations/<function>.ts): its route, the function that answers it, the
+ * DynamoDB access that function needs, and its contract as the OpenAPI document states it.
  */
 import { type ErrorCode, ERRORS } from '../http/errors.ts';
 import { apiKeysTable } from '../store/tables.ts';

@@ -1,7 +1,6 @@
 /**
- * Worker: the local API exactly as `npm start` runs it (startLocalStack: the node:http adapter
- * over the real handler modules), on an external store. Its JSON log lines go to stdout, which the
- * parent points at /dev/null: written, as on Lambda, but not read.
+ * Worker: the local API exactly as `npm start` runs it (startLocalStack: the node:http adapter over
+ * the real handler modules), on an external store.
  */
 import { type LocalStack, startLocalStack } from '../../local/local-stack.ts';
 import { serve } from './rpc.ts';

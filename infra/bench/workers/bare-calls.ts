@@ -1,7 +1,6 @@
 /**
- * The store calls (infra/bench/store-calls.ts) on the service's own table, with the service's
- * document client: what the baseline server answers each operation with, the same store work as
- * the service's.
+ * The store calls (infra/bench/store-calls.ts) on the service's own table, with the service's document client: what the baseline server
+ * answers each operation with, the same store work as the service's.
  */
 import { PAGE_FIELDS } from '#lib/store/dynamodb-pet-store.ts';
 import { createDocumentClient } from '#lib/store/dynamodb-client.ts';

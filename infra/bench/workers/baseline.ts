@@ -1,8 +1,6 @@
 /**
- * Worker: the BASELINE, a bare node:http server that does for each route the same single DynamoDB
- * call as the service (same document client from createDocumentClient, same store, same tables)
- * and returns the JSON. No middleware, validation, authentication, logging or API Gateway event:
- * the least any implementation of these routes has to do.
+ * Worker: the BASELINE, a bare node:http server that does for each route the same single DynamoDB call as the service (same document
+ * client from createDocumentClient, same store, same tables) and returns the JSON.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,8 +1,6 @@
 /**
- * Worker: invokes the bundled handlers (the very files Lambda would load) in process, one
- * invocation at a time, and measures each one's duration: what Lambda bills, less the platform's
- * own overhead and with the local store's latency instead of DynamoDB's. Also counts the bytes the
- * handlers log per invocation (CloudWatch Logs ingestion). The parent sets the environment.
+ * Worker: invokes the bundled handlers (the very files Lambda would load) in process, one invocation at a time, and measures each one's
+ * duration: what Lambda bills, less the platform's own overhead and with the local store's latency instead of DynamoDB's.
  */
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyResult } from 'aws-lambda';

@@ -1,7 +1,6 @@
 /**
- * The benchmark's child processes answer requests from the parent over Node's IPC channel:
- * `{ id, type, ...args }` → `{ id, ok, result | error }`. Every worker answers `cpu` (its CPU time
- * so far) and `stop`.
+ * The benchmark's child processes answer requests from the parent over Node's IPC channel: `{ id,
+ * type, ...args }` → `{ id, ok, result | error }`.
  */
 
 export interface RpcRequest {

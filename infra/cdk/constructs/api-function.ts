@@ -53,15 +53,9 @@ export interface ApiFunctionProps {
   /**
    * Keep each version a successful deploy published, for pointing `live` back by hand; one whose
    * deploy rolls back is deleted (RetainExceptOnCreate), so the same code can be published again.
-   * By default CloudFormation deletes the previous version.
    */
   readonly retainVersions?: boolean;
-  /**
-   * At most this many executions at once (Lambda's reserved concurrency, also held back from the
-   * account's other functions). Over it Lambda throttles, and API Gateway answers the request with
-   * its INTEGRATION_FAILURE response (constructs/gateway-responses.ts). Without it the function
-   * draws on the account's unreserved concurrency.
-   */
+  /** At most this many executions at once (Lambda's reserved concurrency, also held back from the account's other functions). */
   readonly reservedConcurrency?: number;
   /** X-Ray active tracing (the stage setting `tracing`). */
   readonly tracing?: boolean;

@@ -18,10 +18,7 @@ import { isAlarmed, type Monitoring } from './monitoring.ts';
 /** The dashboard grid is 24 units wide. */
 const WIDTH = 24;
 
-/**
- * The gateway's 429 by the access log's `errorResponseType`: API Gateway publishes no metric of
- * its throttle.
- */
+/** The gateway's 429 by the access log's `errorResponseType`: API Gateway publishes no metric of its throttle. */
 export const GATEWAY_THROTTLED_QUERY = ['filter errorResponseType = "THROTTLED"', 'stats count() as throttled by bin(1m)'] as const;
 
 export interface StageDashboardProps {

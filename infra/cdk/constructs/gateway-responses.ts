@@ -1,8 +1,7 @@
 /**
- * Every error API Gateway answers by itself, in the service's Error shape
- * `{"code", "message", "status"}` with `Content-Type: application/json`: the Gateway Responses
- * (throttling, unknown paths, integration failures, …) and the bodies of the mock methods that answer
- * unknown paths (404) and wrong methods (405) exactly as local mode does (lib/http/gateway-errors.ts).
+ * Every error API Gateway answers by itself, in the service's Error shape `{"code", "message", "status"}` with `Content-Type:
+ * application/json`: the Gateway Responses (throttling, unknown paths, integration failures, …) and the bodies of the mock methods that
+ * answer unknown paths (404) and wrong methods (405) exactly as local mode does (lib/http/gateway-errors.ts).
  */
 import { BEARER_CHALLENGE } from '#lib/http/bearer-auth.ts';
 import { type ErrorCode, HttpError, INTERNAL_ERROR_MESSAGE } from '#lib/http/errors.ts';
@@ -28,8 +27,7 @@ const INTERNAL = { code: 'internal_error', message: INTERNAL_ERROR_MESSAGE } as 
 
 /**
  * One entry per API Gateway response type (the names of `ResponseType` in aws-cdk-lib, which are
- * the CloudFormation `ResponseType` values). Every status is set explicitly, so `status` in the body
- * is always the status on the wire — the gateway has no variable for it.
+ * the CloudFormation `ResponseType` values).
  */
 export const GATEWAY_RESPONSES = {
   DEFAULT_4XX: { code: 'validation_failed', message: 'The request was rejected by the API gateway.' },
@@ -67,11 +65,10 @@ export const GATEWAY_RESPONSES = {
   // "The gateway response for the usage plan quota exceeded error" (AWS, https://docs.aws.amazon.com/cdk/api/v2/docs/aws-cdk-lib.aws_apigateway.ResponseType.html):
   // the stages have no usage plan, so it cannot occur; should it, it is a 429 like any other, with Retry-After.
   QUOTA_EXCEEDED: { code: 'too_many_requests', message: 'The request quota for this period is used up.', headers: { 'Retry-After': '1' } },
-  // The function could not be run: transient, nothing was done. A function over its reserved
-  // concurrency is the common case: Lambda answers the invoke with 429 TooManyRequestsException,
-  // which API Gateway REST reports as this type ("Execution failed due to configuration error:
-  // Rate Exceeded.") with a 500 unless set here. 503, not 429: the limit is the service's capacity,
-  // shared by every client, not this client's rate.
+  // The function could not be run: transient, nothing was done. A function over its reserved concurrency is the common case: Lambda
+  // answers the invoke with 429 TooManyRequestsException, which API Gateway REST reports as this type ("Execution failed due to
+  // configuration error: Rate Exceeded.") with a 500 unless set here. 503, not 429: the limit is the service's capacity, shared by
+  // every client, not this client's rate.
   INTEGRATION_FAILURE: {
     code: 'service_unavailable',
     message: 'The service is temporarily unavailable. Nothing was changed; retry after a short wait.',

@@ -1,8 +1,4 @@
-/**
- * Infrequent Access except where metric filters count from a group (docs/operators.md, Logs). A
- * group's class is fixed at creation and a named resource cannot be replaced under its name, so the
- * class is part of the name.
- */
+/** Infrequent Access except where metric filters count from a group (docs/operators.md, Logs). */
 import type { RemovalPolicy } from 'aws-cdk-lib';
 import { LogGroup, LogGroupClass, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';

@@ -1,11 +1,6 @@
 /**
  * What a stage watches, as data: rows of graphs (`Watch`), each a list of lines, a line a metric or
- * a metric with an alarm (`Alarmed`: its kind in ALARMS and its threshold). The alarms are built
- * from those lines, and the dashboard (dashboard.ts) draws the same rows, each alarm's threshold on
- * its graph; ALARMS is also the docs' Alarms table (`npm run docs`) and each alarm's description.
- * Every alarm notifies the stage's SNS topic. In production each deploying version has its own
- * alarms, on which its deployment group rolls back (stage-stack.ts). Why each is what it is:
- * docs/operators.md (Alarms, How a canary rolls back).
+ * a metric with an alarm (`Alarmed`: its kind in ALARMS and its threshold).
  */
 import { Duration, Stack } from 'aws-cdk-lib';
 import { LambdaDeploymentConfig } from 'aws-cdk-lib/aws-codedeploy';
@@ -49,10 +44,9 @@ export const LOG_COUNTED_WINDOW = [2, LOG_DELAY_MINUTES + 3] as const;
 export const CANARY_MIN_REQUESTS = 20;
 
 /**
- * How far the version's share of an answer may exceed its function's (all versions) in a minute,
- * 0.5 = 50 points. 5xx: one answer alone (1 / CANARY_MIN_REQUESTS at most) never crosses it. 503:
- * an outage of the key reads gives the version's fresh instances (empty key cache) at most one
- * minute more of 503s than the old one's, spread over two minutes of data: never 2 above 0.5.
+ * How far the version's share of an answer may exceed its function's (all versions) in a minute, 0.5 = 50 points. 5xx: one answer alone
+ * (1 / CANARY_MIN_REQUESTS at most) never crosses it. 503: an outage of the key reads gives the version's fresh instances (empty key
+ * cache) at most one minute more of 503s than the old one's, spread over two minutes of data: never 2 above 0.5.
  */
 export const CANARY_EXCESS = { clientErrors: 0.5, unavailable: 0.5, serverErrors: 1 / CANARY_MIN_REQUESTS } as const;
 
@@ -391,10 +385,7 @@ type Answer = keyof typeof CANARY_EXCESS | 'requests';
 
 /**
  * The graphs of one function's deploying version, each against the function as a whole (every
- * version), so that what a dependency does to both versions alike fires none. Its answers are
- * counted from its request lines (`functionVersion`) by metric filters on its own log group, in
- * the namespace `<stack>/<function>`, by `Version` and in all; crashes and duration are Lambda's.
- * The alarms name the version the alias is being moved to, and the function, never the API stage.
+ * version), so that what a dependency does to both versions alike fires none.
  */
 function canaryGraphs(scope: Construct, name: string, fn: LambdaFunction, alias: Alias, settings: StageSettings): Watch[] {
   // CloudFormation would refuse the filters at deploy time; say why at synth instead.

@@ -1,10 +1,9 @@
 /**
- * The stage's REST API, built from the shared route table (lib/routes.ts): a `v1` resource at the
- * root with the routes under it, each a Lambda proxy integration; mock methods that answer wrong
- * methods (405 + Allow) and unknown paths (404) exactly like local mode; Gateway Responses that give
- * every gateway-made error the service's Error body; per-stage throttling, a lower one on the docs
- * routes and, where the stage asks for it, a WAF web ACL with per-client limits; JSON access logs; and an
- * optional custom domain whose root maps to the stage, so the base address ends in `/v1` either way.
+ * The stage's REST API, built from the shared route table (lib/routes.ts): a `v1` resource at the root with the routes under it, each a
+ * Lambda proxy integration; mock methods that answer wrong methods (405 + Allow) and unknown paths (404) exactly like local mode;
+ * Gateway Responses that give every gateway-made error the service's Error body; per-stage throttling, a lower one on the docs routes
+ * and, where the stage asks for it, a WAF web ACL with per-client limits; JSON access logs; and an optional custom domain whose root
+ * maps to the stage, so the base address ends in `/v1` either way.
  */
 import { type RemovalPolicy, Size, Stack, Validations } from 'aws-cdk-lib';
 import {
@@ -72,11 +71,7 @@ export interface PetStoreApiProps {
 
 /**
  * Access log line, one JSON object per request; the only line of what the gateway answers itself
- * (the functions' line adds key and version). Only request metadata: no headers (so never the
- * Authorization header), no query string, no body. Values are quoted so a missing one (`-`) stays
- * valid JSON. Left out as the same on every line of a stage's group or said by another field
- * (each ~40–60 bytes a request): the stage, the domain name, the protocol, the formatted request
- * time (the epoch is there), Lambda's request id (the functions log API Gateway's, `requestId`).
+ * (the functions' line adds key and version).
  */
 export const ACCESS_LOG_FIELDS: Readonly<Record<string, string>> = {
   requestId: '$context.requestId',
@@ -99,9 +94,7 @@ export const ACCESS_LOG_FIELDS: Readonly<Record<string, string>> = {
 
 /**
  * Content types the mock methods have a request template for: the template feeds the mock its
- * status, which picks a CORS origin's answer (cors-preflight.ts). A request of any other
- * Content-Type passes through (WHEN_NO_MATCH) and gets the mock's default answer, so a wrong path
- * or method is a 404 or 405 whatever the Content-Type, never a 415 (docs/openapi.md).
+ * status, which picks a CORS origin's answer (cors-preflight.ts).
  */
 export const MOCK_CONTENT_TYPES = [
   'application/json',
@@ -326,9 +319,8 @@ export class PetStoreApi extends Construct {
   }
 
   /**
-   * A gateway response cannot pick a header by the request's Origin: with one allowed origin it
-   * names it (a page on another origin cannot read the answer either way); with several, it only
-   * says `Vary: Origin` (docs/cors.md).
+   * A gateway response cannot pick a header by the request's Origin: with one allowed origin it names it (a page on another origin
+   * cannot read the answer either way); with several, it only says `Vary: Origin` (docs/cors.md).
    */
   private addGatewayResponses(allowedOrigins: readonly string[]): void {
     const [only] = allowedOrigins;

@@ -2,7 +2,6 @@
  * The stage's outside-in probe: a CloudWatch Synthetics canary that asks the public API, every five
  * minutes, the answers `npm run verify` checks (infra/cli/stage-checks.ts, bundled here), with a
  * key of its own read from Secrets Manager (`<stack>/probe-key`, docs/operators.md, "The probe").
- * Its alarm counts a run that did not happen as a failed one, so a silent outage pages too.
  */
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';

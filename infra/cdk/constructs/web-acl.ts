@@ -1,10 +1,4 @@
-/**
- * The stage's AWS WAF web ACL, in front of API Gateway: what one client may cost everyone else. Its
- * rules, in priority order (the first that blocks ends the evaluation), are described where
- * operators read them (docs/operators.md, "Limits"); why the edge does what it does, in
- * docs/scaling.md ("The edge"). Every Block answers in the service's Error shape: WAF's custom
- * response takes precedence over the gateway's WAF_FILTERED response, so that one never answers.
- */
+/** The stage's AWS WAF web ACL, in front of API Gateway: what one client may cost everyone else. */
 import { isIP } from 'node:net';
 import { ArnFormat, Fn, Stack, Token } from 'aws-cdk-lib';
 import type { CfnStage, Stage } from 'aws-cdk-lib/aws-apigateway';
@@ -74,20 +68,14 @@ const NO_TRANSFORMATION: CfnWebACL.TextTransformationProperty[] = [{ priority: 0
 
 /**
  * How the per-key rule normalises the Authorization value before counting: runs of spaces become
- * one (`Bearer  K` is `Bearer K`), then the scheme's case stops mattering (`bearer K`, `BEARER K`).
- * LOWERCASE folds the key too: two keys that differ only in case would share a budget, which
- * random 192-bit keys never do by chance, and nobody can aim at a key they do not know.
+ * one (`Bearer K` is `Bearer K`), then the scheme's case stops mattering (`bearer K`, `BEARER K`).
  */
 export const API_KEY_TRANSFORMATIONS: CfnWebACL.TextTransformationProperty[] = [
   { priority: 0, type: 'COMPRESS_WHITE_SPACE' },
   { priority: 1, type: 'LOWERCASE' },
 ];
 
-/**
- * A well-formed bearer key, as the service parses it: the scheme in any case, one or more spaces,
- * the key's own format. Spelt without a case-insensitive flag, which WAF's regex dialect may not
- * take inline: `[Bb][Ee]…`.
- */
+/** A well-formed bearer key, as the service parses it: the scheme in any case, one or more spaces, the key's own format. */
 export function bearerKeyPattern(): string {
   const key = API_KEY_PATTERN.source.replace(/^\^/, '').replace(/\$$/, '');
   const scheme = [...BEARER_SCHEME].map((c) => `[${c.toUpperCase()}${c.toLowerCase()}]`).join('');
@@ -95,12 +83,11 @@ export function bearerKeyPattern(): string {
 }
 
 /**
- * A request path to one of `resources` (route table paths with `{param}` placeholders) under the
- * base path, as API Gateway routes it: path parts separated by one or more slashes, a trailing
- * slash ignored, a `{param}` one non-empty part; `/<stage>` in front (the execute-api address) or
- * not (a custom domain), the URI's scheme and host in front (an absolute-form target), and leading
- * `..` parts (which NORMALIZE_PATH keeps) allowed. No Host header decides which address it is:
- * WAF may not see that header (docs/scaling.md, "The edge").
+ * A request path to one of `resources` (route table paths with `{param}` placeholders) under the base path, as API Gateway routes it:
+ * path parts separated by one or more slashes, a trailing slash ignored, a `{param}` one non-empty part; `/<stage>` in front (the
+ * execute-api address) or not (a custom domain), the URI's scheme and host in front (an absolute-form target), and leading `..` parts
+ * (which NORMALIZE_PATH keeps) allowed. No Host header decides which address it is: WAF may not see that header (docs/scaling.md, "The
+ * edge").
  */
 export function resourcePathPattern(resources: readonly string[], stageName: string): string {
   const part = (p: string) => (/^\{[^}+]+\}$/.test(p) ? '[^/]+' : p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
@@ -118,7 +105,6 @@ export function resourcePathPattern(resources: readonly string[], stageName: str
 /**
  * The spellings of a path the edge matches, each a list of WAF text transformations applied to the
  * URI path: as sent; with repeated slashes and `.`/`..` parts removed; percent-decoded, then so.
- * Which of these API Gateway routes is not documented, so a pet operation is matched in each.
  */
 export const PATH_SPELLINGS = [['NONE'], ['NORMALIZE_PATH'], ['URL_DECODE', 'NORMALIZE_PATH']] as const;
 

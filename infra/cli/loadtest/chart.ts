@@ -1,8 +1,7 @@
 /**
- * A run's report as one self-contained HTML page (no script, font or network): the chart as inline
- * SVG (answers per second stacked by outcome, with planned, sent and admitted rates and each
- * method's modelled rate r; p50, p95 and p99 per second against the SLO; the phases marked), then
- * the text report's tables.
+ * A run's report as one self-contained HTML page (no script, font or network): the chart as inline SVG (answers per second stacked by
+ * outcome, with planned, sent and admitted rates and each method's modelled rate r; p50, p95 and p99 per second against the SLO; the
+ * phases marked), then the text report's tables.
  */
 import { OUTCOMES, type Outcome, REFUSED } from './layers.ts';
 import { formatReport, type ResultJson } from './report.ts';

@@ -2,9 +2,6 @@
  * Latency percentiles, one definition for the load test and the benchmarks: an HdrHistogram of
  * microseconds with 3 significant digits (every value kept within 0.1%), in constant memory
  * whatever the number of responses, and mergeable, so operations and rounds add up exactly.
- * The p-th percentile is the smallest recorded value that at least p% of the responses did not
- * exceed (the nearest-rank definition, never an interpolation between two), reported as the top
- * of its 0.1% bucket.
  */
 import * as hdr from 'hdr-histogram-js';
 

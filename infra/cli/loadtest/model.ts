@@ -1,7 +1,6 @@
 /**
  * The limits a stage's template sets on the load test's requests: each method's token bucket (r and
- * B, which the capacity model derives: infra/cdk/capacity.ts) and the web ACL's rate rules. Read
- * from a cloud assembly (`cdk.out` or the one given) when `npm run synth` wrote the stage there, else synthesized as local mode does.
+ * B, which the capacity model derives: infra/cdk/capacity.ts) and the web ACL's rate rules.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';

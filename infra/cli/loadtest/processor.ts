@@ -1,8 +1,6 @@
 /**
- * The scenario's Artillery processor (bundled beside the script as processor.cjs): each request put
- * down to its layer (layers.ts) when its answer or error comes, under the second and phase it was
- * sent in. Metrics `lt|<s<second> | p<phase> | m (measured)>|<operation | *>|<outcome | *>`, a
- * histogram of ms per answer, a counter per request without one; `lt|s<second>|arrivals`.
+ * The scenario's Artillery processor (bundled beside the script as processor.cjs): each request put down to its layer (layers.ts) when
+ * its answer or error comes, under the second and phase it was sent in.
  */
 import { randomInt } from 'node:crypto';
 import { classify, type Outcome } from './layers.ts';

@@ -1,8 +1,7 @@
 /**
- * What a run reports, from Artillery's results (one machine's or a fleet's, the processor's
- * metrics) and the plan its script carries: planned vs sent, answers per operation and per layer,
- * the warm-up apart, a ramp's steps and where each limit was first met, what each method admitted
- * against the stage's limits, and the checks; all of it per second as JSON, which the chart draws.
+ * What a run reports, from Artillery's results (one machine's or a fleet's, the processor's metrics) and the plan its script carries:
+ * planned vs sent, answers per operation and per layer, the warm-up apart, a ramp's steps and where each limit was first met, what each
+ * method admitted against the stage's limits, and the checks; all of it per second as JSON, which the chart draws.
  */
 import { table as columns } from '../command-line.ts';
 import { LIMITS, OUTCOMES, type Outcome, REFUSED } from './layers.ts';

@@ -89,11 +89,7 @@ export function plan(o: LoadTestOptions, runId: string) {
   return { runId, target: baseUrl.href, mix, workers, slo, thinkSeconds, ramp: ramp !== undefined, stage: stage ?? null, phases: all };
 }
 
-/**
- * The scenario as an Artillery script (JSON, which Artillery reads as YAML). Each worker offers
- * `rate ÷ workers` and reads the key from its own $PETSTORE_API_KEY; the processor and the payload
- * file sit beside the script.
- */
+/** The scenario as an Artillery script (JSON, which Artillery reads as YAML). */
 export function artilleryScript(o: LoadTestOptions, runId: string) {
   const headers = { Authorization: 'Bearer {{ $env.PETSTORE_API_KEY }}', 'User-Agent': `petstore-loadtest/${runId}` };
   const step = (s: (typeof FLOWS)[Flow][number]) => {

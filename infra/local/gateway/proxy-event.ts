@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { headerIn } from './headers.ts';
+import { header as headerIn } from '#lib/http/request-headers.ts';
 
 export const LOCAL_STAGE = 'local';
 

@@ -1,20 +1,14 @@
 /**
  * One stage of a REST API, served from its template: what API Gateway does between a client and a
- * function, and a web ACL in front of it. It applies the web ACL's rules, routes by the
- * resource tree, throttles by the stage's method settings and the functions' reserved
- * concurrency, answers MOCK integrations and every error it makes itself (gateway responses) by
- * rendering the template's own mapping templates, and hands AWS_PROXY integrations a REST proxy
- * event for the function.
- *
- * `route` decides from the request line and headers alone, so that whatever the gateway answers by
- * itself is answered before a byte of the body is read; `answer` completes the request.
+ * function, and a web ACL in front of it.
  */
 import { deflateSync, gzipSync } from 'node:zlib';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { blockListOf, FloodDetector, hostCidr } from '#lib/edge/flood-detector.ts';
 import { preferredCoding } from '#lib/http/content-coding.ts';
 import { toProxyEvent, type GatewayRequest } from './proxy-event.ts';
-import { headerIn, headerOf } from './headers.ts';
+import { header as headerIn } from '#lib/http/request-headers.ts';
+import { headerOf } from './headers.ts';
 import { matchPath, methodFor } from './router.ts';
 import {
   type ApiMethod,
@@ -58,11 +52,7 @@ export type Routed =
     };
 
 export interface LocalRestApiOptions {
-  /**
-   * Apply the stage's limits: the web ACL's rules (their Block responses) and the method throttling
-   * (429 THROTTLED). The functions' reserved concurrency is the invoker's (lambda/reserved-concurrency.ts):
-   * an invocation it refuses comes back throttled, and the gateway answers INTEGRATION_FAILURE.
-   */
+  /** Apply the stage's limits: the web ACL's rules (their Block responses) and the method throttling (429 THROTTLED). */
   readonly throttling: boolean;
   /** API Gateway's payload limit: a larger request gets REQUEST_TOO_LARGE before any function runs. */
   readonly maxBodyBytes: number;
@@ -206,11 +196,8 @@ export class LocalRestApi {
   }
 
   /**
-   * A MOCK integration's answer: the request template for the request's Content-Type gives the
-   * mock its status, which selects the integration response. A Content-Type without a template is
-   * refused (415) or its body passes through as the mock's input, as the passthrough behaviour says
-   * (docs/local-mode.md). Undefined when the answer reads the body (`$input`, or a passed-through
-   * body): it then waits for it.
+   * A MOCK integration's answer: the request template for the request's Content-Type gives the mock
+   * its status, which selects the integration response.
    */
   #mock(
     integration: MockIntegration,

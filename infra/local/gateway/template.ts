@@ -1,9 +1,8 @@
 /**
- * A stage's REST API as its CloudFormation template describes it, read into plain data the local
- * gateway serves: the resource tree and its methods (MOCK or Lambda proxy), the gateway responses,
- * the stage's throttling, the rules of a WAF web ACL on the stage (the statements local mode can
- * evaluate; any other is refused at load), and the functions the integrations invoke. Nothing here
- * knows the Pet Store's routes: whatever the CDK app synthesizes is what local mode serves.
+ * A stage's REST API as its CloudFormation template describes it, read into plain data the local gateway serves: the resource tree and
+ * its methods (MOCK or Lambda proxy), the gateway responses, the stage's throttling, the rules of a WAF web ACL on the stage (the
+ * statements local mode can evaluate; any other is refused at load), and the functions the integrations invoke. Nothing here knows the
+ * Pet Store's routes: whatever the CDK app synthesizes is what local mode serves.
  */
 import type { BlockList } from 'node:net';
 import { blockListOf, FLOOD_ENV, type FloodRule } from '#lib/edge/flood-detector.ts';
@@ -337,9 +336,8 @@ function floodVariables(resource: CfnResource | undefined): Readonly<Record<stri
 export const STAGE_ADDRESS = '\0stage address\0';
 
 /**
- * A custom response header's value: text, or `Fn::Sub` over text and the stage's execute-api
- * address (`https://<api>.execute-api.<region>.<suffix>/<stage>`, then text), which local mode
- * serves at its own address.
+ * A custom response header's value: text, or `Fn::Sub` over text and the stage's execute-api address
+ * (`https://<api>.execute-api.<region>.<suffix>/<stage>`, then text), which local mode serves at its own address.
  */
 function headerValue(where: string, value: unknown, [apiId, stageId]: [string, string]): string {
   if (typeof value === 'string') return value;

@@ -1,6 +1,6 @@
 // Variables per "API Gateway mapping template and access logging variable reference".
 import { Compile, parse } from 'velocityjs';
-import { headerIn } from './headers.ts';
+import { header as headerIn } from '#lib/http/request-headers.ts';
 
 export type ContextVariables = Record<string, unknown>;
 

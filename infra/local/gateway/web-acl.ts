@@ -1,8 +1,6 @@
 /**
- * A web ACL on the stage, from the template, as docs/local-mode.md ("The web ACL") describes it: the
- * first rule that blocks answers with its Block response. A rate-based rule's count is a sliding
- * window estimated from the current and the previous fixed window, as WAF's estimate is; unlike
- * WAF, which acts with a delay and only near the limit, this blocks the first request over it.
+ * A web ACL on the stage, from the template, as docs/local-mode.md ("The web ACL") describes it:
+ * the first rule that blocks answers with its Block response.
  */
 import { isIPv6 } from 'node:net';
 import type { InspectedField, TextTransformation, WafStatement, WebAclDefinition, WebAclRule } from './template.ts';
@@ -29,8 +27,7 @@ export interface InspectedRequest {
 }
 
 /**
- * The transformations AWS WAF documents
- * (https://docs.aws.amazon.com/waf/latest/developerguide/waf-rule-statement-transformation.html),
+ * The transformations AWS WAF documents (https://docs.aws.amazon.com/waf/latest/developerguide/waf-rule-statement-transformation.html),
  * on the value as bytes (header values arrive as latin1, one character a byte).
  */
 const TRANSFORM: Readonly<Record<TextTransformation, (text: string) => string>> = {
