@@ -129,7 +129,8 @@ describe('npm run openapi -- --release, on a copy of the repository', () => {
 
     // An error status the operation does not document yet: a new response, compatible.
     const documented = new Set([edited.success.status, ...errorsOf(edited).map((code) => ERROR_CODES[code])]);
-    const code = (Object.keys(ERROR_CODES) as (keyof typeof ERROR_CODES)[]).find((c) => !documented.has(ERROR_CODES[c]));
+    // The last such: the corpus itself adds the first (a 404 on the listing) to the released document.
+    const code = (Object.keys(ERROR_CODES) as (keyof typeof ERROR_CODES)[]).reverse().find((c) => !documented.has(ERROR_CODES[c]));
     await edit(DESCRIPTOR, 'errors: [', `errors: ['${code}', `);
     const minor = bump(patch, 'minor');
     const second = await release(minor, `\`${edited.operationId}\`: may answer ${code}.`);
