@@ -1,8 +1,7 @@
 /**
  * The docs' tables of operations, from the descriptors and the document they generate: README.md's
- * summary of the interface and its error codes, and docs/scaling.md's DynamoDB access of each operation.
+ * summary of the interface, and docs/scaling.md's DynamoDB access of each operation.
  */
-import { ERRORS } from '#lib/http/errors.ts';
 import { API_BASE_PATH } from '#lib/http/urls.ts';
 import { buildOpenApiDocument } from '../openapi/document.ts';
 import type { ParameterObject, ResponseObject } from '../openapi/types.ts';
