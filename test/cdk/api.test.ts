@@ -4,8 +4,9 @@
  * named after the environment with its throttling and JSON access logs.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { Match, type Template } from 'aws-cdk-lib/assertions';
-import { ResponseType } from 'aws-cdk-lib/aws-apigateway';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { type CfnRestApi, ResponseType } from 'aws-cdk-lib/aws-apigateway';
+import { buildApp } from '../../infra/cdk/app.ts';
 import { ERROR_CODES } from '#lib/http/errors.ts';
 import { buildOpenApiDocument } from '../../infra/openapi/document.ts';
 import { openApiMappingTemplate } from '../../infra/openapi/serve.ts';
@@ -13,7 +14,7 @@ import { methodNotAllowedError, notFoundError } from '#lib/http/gateway-errors.t
 import { allowedMethods, resources, routes } from '#lib/routes.ts';
 import { GATEWAY_RESPONSES } from '../../infra/cdk/constructs/gateway-responses.ts';
 import { stageCapacity } from '../../infra/cdk/capacity.ts';
-import { readStageSettings, STAGE_NAMES, type StageName } from '../../infra/cdk/stages.ts';
+import { cdkJsonContext, readStageSettings, STAGE_NAMES, type StageName } from '../../infra/cdk/stages.ts';
 import { resourcesOf, synth, logicalId } from './synth.ts';
 
 const app = synth();
@@ -372,5 +373,22 @@ describe('stages differ where they should', () => {
     };
     expect(limits('production').ThrottlingRateLimit).toBeGreaterThan(limits('staging').ThrottlingRateLimit);
     expect(limits('production').ThrottlingBurstLimit).toBeGreaterThan(limits('staging').ThrottlingBurstLimit);
+  });
+});
+
+describe('a change of the TLS policy alone', () => {
+  it("makes a new deployment, so the stage serves it (CDK hashes the RestApi's properties into its id)", () => {
+    const staging = (securityPolicy?: string) => {
+      const { stacks } = buildApp({ context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] } });
+      if (securityPolicy) (stacks.staging.api.api.node.defaultChild as CfnRestApi).securityPolicy = securityPolicy;
+      const template = Template.fromStack(stacks.staging);
+      const [deployment] = Object.keys(all(template, 'AWS::ApiGateway::Deployment'));
+      const [stageResource] = Object.values(all(template, 'AWS::ApiGateway::Stage'));
+      expect(stageResource?.Properties.DeploymentId).toEqual({ Ref: deployment });
+      return deployment;
+    };
+    const before = staging();
+    expect(before).toBe(Object.keys(all(app.templates.staging, 'AWS::ApiGateway::Deployment'))[0]);
+    expect(staging('SecurityPolicy_TLS13_1_3_2025_09')).not.toBe(before);
   });
 });

@@ -177,8 +177,7 @@ export class PetStoreApi extends Construct {
     const cfnApi = this.api.node.defaultChild as CfnRestApi;
     cfnApi.securityPolicy = TLS_POLICY;
     cfnApi.endpointAccessMode = EndpointAccessMode.STRICT;
-    // Set on the API, not through RestApi's props: a change of them must still redeploy the stage.
-    this.api.latestDeployment?.addToLogicalId({ securityPolicy: TLS_POLICY, endpointAccessMode: EndpointAccessMode.STRICT });
+    // A change of them alone redeploys the stage: CDK hashes the RestApi's properties into the deployment's id.
 
     // Pre-create the execution log group API Gateway would otherwise create without retention. Its
     // name is API Gateway's, so it cannot carry a class (log-groups.ts): Standard, errors only.
