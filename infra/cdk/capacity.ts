@@ -2,6 +2,7 @@
  * The capacity model: a stage's capacity settings turned into every limit on the request path, so
  * that no inner layer sheds what an outer one admits.
  */
+import { rateLimitHeaders } from '#lib/http/response.ts';
 import { REFERENCE_ASSETS, REFERENCE_PAGE_METHOD, REFERENCE_PAGE_RESOURCES } from '#lib/openapi/reference-page.ts';
 import { OPENAPI_DOCUMENT_PATH, PUBLIC_DOCUMENT_METHODS, routes } from '#lib/routes.ts';
 
@@ -56,6 +57,8 @@ export const minuteAdmission = ({ rateLimit, burstLimit }: Throttle): number => 
 export function stageCapacity(settings: CapacitySettings, operations: readonly ApiMethod[] = routes) {
   const api = apiThrottle(settings);
   const docs = { rateLimit: settings.docsThrottlingRateLimit, burstLimit: settings.docsThrottlingBurstLimit };
+  const { perKeyPerMinute, perSourcePerMinute: perIpPerMinute, docsPerSourcePerMinute: docsPerIpPerMinute } = settings;
+  const webAcl = { perKeyPerMinute, perIpPerMinute, docsPerIpPerMinute };
   // The methods that invoke a function (`GET /pets`, under the base path): each API method at the stage's throttle, the docs routes at theirs.
   const methods = [
     ...operations.map((r) => ({ method: `${r.method} ${r.resource}`, functionId: r.functionId, ...api })),
@@ -76,11 +79,9 @@ export function stageCapacity(settings: CapacitySettings, operations: readonly A
     /** The sum of the functions' reservations (0 when the stage reserves nothing). */
     reservedConcurrency: sum(functions.map((f) => f.reservedConcurrency ?? 0)),
     /** Requests a minute at WAF: one API key, one source address, one address on the docs routes (client settings of their own). */
-    webAcl: {
-      perKeyPerMinute: settings.perKeyPerMinute,
-      perIpPerMinute: settings.perSourcePerMinute,
-      docsPerIpPerMinute: settings.docsPerSourcePerMinute,
-    },
+    webAcl,
+    /** The headers that tell a client the per-key and per-address limits (on a stage with a web ACL). */
+    limitHeaders: rateLimitHeaders(webAcl, WAF_WINDOW_SECONDS),
     /** C ÷ d: the requests per second the account's concurrency carries at the duration budget. */
     accountRequestsPerSecond: Math.floor(settings.accountConcurrency / (settings.functionDurationMs / 1000)),
   };

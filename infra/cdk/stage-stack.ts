@@ -23,8 +23,7 @@ import { PetStoreApi } from './constructs/pet-store-api.ts';
 import { Probe } from './constructs/probe.ts';
 import { OUTPUT_IDS, type StageSettings, tableNameOutputId } from './stages.ts';
 import { pascal } from './pascal.ts';
-import { rateLimitHeaders } from '#lib/http/response.ts';
-import { DOCS_FUNCTION, stageCapacity, WAF_WINDOW_SECONDS } from './capacity.ts';
+import { DOCS_FUNCTION, stageCapacity } from './capacity.ts';
 
 /** The environment variable that carries each table's name (lib/config.ts). */
 export const TABLE_ENV: Readonly<Record<string, string>> = {
@@ -99,7 +98,7 @@ export class PetStoreStack extends Stack {
         environment: {
           [ENV.keyCacheSeconds]: String(settings.apiKeyCacheSeconds),
           ...(settings.allowedOrigins.length > 0 ? { [ENV.allowedOrigins]: settings.allowedOrigins.join(',') } : {}),
-          ...(settings.webAcl ? { [ENV.rateLimitHeaders]: JSON.stringify(rateLimitHeaders(capacity.webAcl, WAF_WINDOW_SECONDS)) } : {}),
+          ...(settings.webAcl ? { [ENV.rateLimitHeaders]: JSON.stringify(capacity.limitHeaders) } : {}),
         },
       });
       for (const [logicalName, access] of Object.entries({ ...operation.tables, ...AUTH_TABLE_ACCESS })) {

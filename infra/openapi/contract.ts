@@ -29,7 +29,7 @@ import {
 
 export const OPENAPI_VERSION = '3.1.1';
 /** The interface version; its major version is the `/v1` of the base addresses. */
-export const API_VERSION = '1.2.0';
+export const API_VERSION = '1.2.1';
 
 export const SECURITY_SCHEME = 'bearerAuth';
 export const TAG = 'pets';
@@ -252,7 +252,7 @@ export const HEADERS = {
   RateLimitPolicy: {
     name: 'RateLimit-Policy',
     description:
-      'The per-client limits of a stage with a web ACL (IETF httpapi draft): `"per-key";q=<requests>;w=<seconds>, "per-address";q=<requests>;w=<seconds>`, on the functions\' answers and the web ACL\'s 429s. Never a remaining count: the web ACL keeps it.',
+      'The per-client limits of a stage with a web ACL (IETF httpapi draft): `"per-key";q=<requests>;w=<seconds>, "per-address";q=<requests>;w=<seconds>`, on the functions\' answers, the gateway\'s own errors (its throttle\'s 429 among them) and the web ACL\'s 429s. Never a remaining count: the web ACL keeps it.',
     required: false,
     schema: { type: 'string', pattern: '^"per-key";q=[0-9]+;w=[0-9]+, "per-address";q=[0-9]+;w=[0-9]+$' },
     example: '"per-key";q=400;w=60, "per-address";q=400;w=60',

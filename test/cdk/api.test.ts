@@ -224,6 +224,15 @@ describe.each(STAGE_NAMES)('%s REST API', (stage: StageName) => {
     });
   });
 
+  it("says the client's limits on every answer of its own, the throttle's 429 among them", () => {
+    const limits = stageCapacity(readStageSettings(stage, () => undefined)).limitHeaders;
+    for (const response of Object.values(all(template, 'AWS::ApiGateway::GatewayResponse'))) {
+      expect(response.Properties.ResponseParameters).toMatchObject(
+        Object.fromEntries(Object.entries(limits).map(([name, value]) => [`gatewayresponse.header.${name}`, `'${value}'`])),
+      );
+    }
+  });
+
   it('gives unknown paths the same body as local mode', () => {
     template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
       ResponseType: 'MISSING_AUTHENTICATION_TOKEN',

@@ -262,7 +262,9 @@ describe('throttling from MethodSettings', () => {
     expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
     const throttled = await call(api, 'GET', '/v1/pets', keyed);
     expect(throttled.statusCode).toBe(429);
-    expect(throttled.headers).toMatchObject({ 'Retry-After': '1' });
+    // The stage has a web ACL: the throttle's 429 says the client's limits too, as the functions' answers do.
+    const limits = stageCapacity(readStageSettings('staging', () => undefined)).limitHeaders;
+    expect(throttled.headers).toMatchObject({ 'Retry-After': '1', ...limits });
     expect(throttled.json).toMatchObject({ code: 'too_many_requests', status: 429 });
   });
 

@@ -190,7 +190,7 @@ export class PetStoreApi extends Construct {
 
     this.addRoutes(props.targets, settings.allowedOrigins);
     this.addReferencePage(props.referenceTarget);
-    this.addGatewayResponses(settings.allowedOrigins);
+    this.addGatewayResponses(settings.allowedOrigins, settings.webAcl ? capacity.limitHeaders : {});
     this.executeApiBaseUrl = this.api.urlForPath(API_BASE_PATH);
     this.baseUrl = this.executeApiBaseUrl;
     if (settings.customDomain) {
@@ -319,9 +319,9 @@ export class PetStoreApi extends Construct {
 
   /**
    * A gateway response cannot pick a header by the request's Origin: with one allowed origin it names it (a page on another origin
-   * cannot read the answer either way); with several, it only says `Vary: Origin` (docs/cors.md).
+   * cannot read the answer either way); with several, it only says `Vary: Origin` (docs/cors.md). Each says the client's `limits`.
    */
-  private addGatewayResponses(allowedOrigins: readonly string[]): void {
+  private addGatewayResponses(allowedOrigins: readonly string[], limits: Readonly<Record<string, string>>): void {
     const [only] = allowedOrigins;
     const cors = allowedOrigins.length === 1 && only ? allowedOriginHeaders(only) : allowedOrigins.length > 1 ? { Vary: 'Origin' } : {};
     for (const [type, error] of Object.entries(GATEWAY_RESPONSES) as [string, GatewayError][]) {
@@ -331,7 +331,7 @@ export class PetStoreApi extends Construct {
         statusCode: String(ERROR_CODES[error.code]),
         responseHeaders: {
           'Content-Type': quoted('application/json'),
-          ...mapValues(withHeaders({ ...COMMON_RESPONSE_HEADERS, ...error.headers }, cors), quoted),
+          ...mapValues(withHeaders({ ...COMMON_RESPONSE_HEADERS, ...limits, ...error.headers }, cors), quoted),
           [REQUEST_ID_HEADER]: 'context.requestId',
         },
         templates: { 'application/json': errorBody(error.code, error.message) },
