@@ -24,6 +24,8 @@ export const ENV = {
   preTrafficTarget: 'PRE_TRAFFIC_TARGET',
   /** The stage's rate-limit headers as a JSON object (lib/http/response.ts rateLimitHeaders); unset: none. */
   rateLimitHeaders: 'RATE_LIMIT_HEADERS',
+  /** The namespace of the request line's embedded metrics (lib/http/request-line.ts): the stack's name; unset: none. */
+  metricsNamespace: 'METRICS_NAMESPACE',
 } as const;
 
 export interface Config {

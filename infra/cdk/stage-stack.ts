@@ -97,6 +97,7 @@ export class PetStoreStack extends Stack {
         ...reservation(id),
         environment: {
           [ENV.keyCacheSeconds]: String(settings.apiKeyCacheSeconds),
+          [ENV.metricsNamespace]: this.stackName,
           ...(settings.allowedOrigins.length > 0 ? { [ENV.allowedOrigins]: settings.allowedOrigins.join(',') } : {}),
           ...(settings.webAcl ? { [ENV.rateLimitHeaders]: JSON.stringify(capacity.limitHeaders) } : {}),
         },

@@ -1,22 +1,14 @@
 /**
- * Outermost middleware: stamps every response (success or error) with the request id and the
- * headers every answer carries, and writes the function's request line (API Gateway's access log
- * is another line, written by the gateway), one JSON line per request: the operation, the status,
- * the duration, whether the request was its instance's first (`coldStart`, Powertools Logger's
- * `cold_start`; camelCase here, like every field), the public id of the API key that authenticated
- * it (`keyId`, as `npm run keys -- list` shows it), so that abuse can be traced to a key, never the
- * key or its hash; and the version that answered (`functionVersion`), which the canary's alarms
- * count by (infra/cdk/constructs/monitoring.ts); and the X-Ray trace id (`traceId`), which API
- * Gateway's access line carries too, so one id finds a request from the gateway to the function.
- *
- * Each function serves one operation and writes to its own log group, which names the function;
- * so the line leaves out what that group says for every line of it (the function's name, the
- * method and the resource), and `operationId` alone says which of them answered wherever lines of
- * several functions meet (local mode's output, a query over several groups).
+ * Outermost middleware: stamps every response with the request id and the headers every answer carries, and writes the function's
+ * request line (the gateway's access line is another), one JSON line per request: `operationId`, `status`, `durationMs`, `coldStart`
+ * (its instance's first request), `keyId` (the public id of the key that authenticated it, never the key or its hash), `functionVersion`
+ * (the canary's alarms count by it), `traceId` (X-Ray's, in the access line too) and the business counters CloudWatch extracts from it
+ * as embedded metrics. What the function's own log group says for every line (its name, method, resource) is left out (docs/operators.md, Logs).
  */
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { authenticatedKeyId } from './bearer-auth.ts';
+import { ENV } from '../config.ts';
 import { isLogged, log } from '../log.ts';
 import { type ApiResult, COMMON_RESPONSE_HEADERS, withHeaders } from './response.ts';
 
@@ -57,7 +49,7 @@ export function requestLine(
       fields.coldStart = start.coldStart;
       fields.durationMs = Math.round(Number(process.hrtime.bigint() - start.at) / 1e6);
     }
-    log('info', 'request', fields);
+    log('info', 'request', { ...fields, ...embeddedMetrics(response.statusCode, response.headers['Idempotent-Replayed'] === 'true') });
   };
 
   return {
@@ -69,4 +61,17 @@ export function requestLine(
     after: finish,
     onError: finish,
   };
+}
+
+/**
+ * Counters of one request in CloudWatch's embedded metric format, each 1, by operation in the stack's namespace. CloudWatch extracts
+ * them from a Standard-class group only: production's route functions (docs/operators.md, Logs).
+ */
+function embeddedMetrics(status: number, replayed: boolean): Record<string, unknown> {
+  const counts = { PetsCreated: status === 201 && !replayed, IdempotentReplays: replayed, RefusedKeys: status === 401 };
+  const names = Object.entries(counts).flatMap(([name, counted]) => (counted ? [name] : []));
+  const Namespace = process.env[ENV.metricsNamespace];
+  if (names.length === 0 || !Namespace) return {};
+  const CloudWatchMetrics = [{ Namespace, Dimensions: [['operationId']], Metrics: names.map((Name) => ({ Name, Unit: 'Count' })) }];
+  return { _aws: { Timestamp: Date.now(), CloudWatchMetrics }, ...Object.fromEntries(names.map((name) => [name, 1])) };
 }

@@ -25,7 +25,7 @@ const secrets = new Set<string>();
 
 beforeAll(async () => {
   previousLevel = process.env.LOG_LEVEL;
-  reconfigure({ LOG_LEVEL: 'info' });
+  reconfigure({ LOG_LEVEL: 'info', [ENV.metricsNamespace]: 'PetStore-test' });
   previousSink = setLogSink((line) => lines.push(line));
   api = await startTestApi();
   secrets.add(api.apiKey);
@@ -55,6 +55,13 @@ beforeAll(async () => {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ name: 'A', categoryId: 1 }),
   });
+  const keyed = {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'idempotency-key': 'logged-once' },
+    body: '{"name":"K","categoryId":1}',
+  };
+  await send('keyed create', '/pets', keyed);
+  await send('keyed replay', '/pets', keyed);
   await send('lowercase scheme', '/pets', { headers: { authorization: `bearer ${key}` } });
   await send('uppercase scheme', '/pets', { headers: { authorization: `BEARER ${key}` } });
   // Client errors, with the key in the Authorization header.
@@ -100,7 +107,7 @@ afterAll(async () => {
     await api?.close();
   } finally {
     if (previousSink) setLogSink(previousSink);
-    reconfigure({ LOG_LEVEL: previousLevel });
+    reconfigure({ LOG_LEVEL: previousLevel, [ENV.metricsNamespace]: undefined });
   }
 });
 
@@ -123,9 +130,32 @@ describe('log output', () => {
       'key as name': 201,
       '401 other key': 401,
       '401 basic': 401,
+      'keyed create': 201,
+      'keyed replay': 201,
       '500': 500,
       '503': 503,
     });
+  });
+
+  it('counts created pets, idempotent replays and refused keys as embedded metrics of the stage, by operation, and nothing else', () => {
+    const records = parsed();
+    const counted = (label: string) =>
+      records.find((r) => r.requestId === handled.find((h) => h.label === label)?.requestId && r.message === 'request');
+    const metrics = (name: string) => ({
+      _aws: {
+        Timestamp: expect.any(Number),
+        CloudWatchMetrics: [{ Namespace: 'PetStore-test', Dimensions: [['operationId']], Metrics: [{ Name: name, Unit: 'Count' }] }],
+      },
+      [name]: 1,
+    });
+    expect(counted('create')).toMatchObject({ operationId: 'createPet', ...metrics('PetsCreated') });
+    expect(counted('keyed create')).toMatchObject(metrics('PetsCreated'));
+    expect(counted('keyed replay')).toMatchObject({ operationId: 'createPet', ...metrics('IdempotentReplays') });
+    expect(counted('keyed replay')).not.toHaveProperty('PetsCreated');
+    expect(counted('401 other key')).toMatchObject({ operationId: 'listPets', ...metrics('RefusedKeys') });
+    for (const { label, status } of handled) {
+      if (status !== 201 && status !== 401) expect(counted(label), label).not.toHaveProperty('_aws');
+    }
   });
 
   it('writes lines', () => {

@@ -198,7 +198,8 @@ describe.each(STAGE_NAMES)('%s functions', (stage) => {
         Handler: 'index.handler',
         MemorySize: MEMORY_MB,
         Timeout: 10,
-        Environment: { Variables: { LOG_LEVEL: logLevel, API_KEY_CACHE_SECONDS: '60' } },
+        // The request line's embedded metrics go to the stack's namespace.
+        Environment: { Variables: { LOG_LEVEL: logLevel, API_KEY_CACHE_SECONDS: '60', METRICS_NAMESPACE: `PetStore-${stage}` } },
         // Lambda's advanced logging: JSON lines, its own filter at the function's level, no START/END/REPORT.
         LoggingConfig: { LogFormat: 'JSON', ApplicationLogLevel: logLevel?.toUpperCase(), SystemLogLevel: 'WARN' },
       });
