@@ -1,8 +1,8 @@
-/**
- * The official TypeScript client of the Pet Store API, over fetch, typed by the schemas the document is generated from.
- */
-import type { NewPet, Pet, PetStatus } from '../domain/pet.ts';
-import type { ErrorBody } from '../http/errors.ts';
+/** The official TypeScript client of the Pet Store API: openapi-fetch, typed by the types generated from the document (./openapi.ts). */
+import createClient, { type Client } from 'openapi-fetch';
+import type { components, paths } from './openapi.ts';
+
+type Schemas = components['schemas'];
 
 export interface ClientOptions {
   /** The stage's base address, ending in `/v1` (`http://127.0.0.1:3000/v1` for `npm start`). */
@@ -16,7 +16,7 @@ export interface ClientOptions {
 
 interface ErrorFields {
   readonly status: number;
-  readonly code: ErrorBody['code'] | 'network_error';
+  readonly code: Schemas['ErrorCode'] | 'network_error';
   readonly message: string;
   /** `X-Request-Id`: quote it when reporting a problem (none from the web ACL or the network). */
   readonly requestId?: string | undefined;
@@ -39,64 +39,64 @@ export class PetStoreError extends Error {
 const retryAfter = (value: string | null) => (value !== null && /^\s*\d+\s*$/.test(value) ? Number(value) : undefined);
 const sleep = (seconds: number) => new Promise((resolve) => setTimeout(resolve, seconds * 1000 * (1 + Math.random() / 4)));
 
+/**
+ * fetch, sent again on 429 and 503, and on 504 or a network error for a read or a keyed create (which no retry can
+ * store twice), until the retries are spent or an answer asks to wait longer than the cap; the last answer is returned.
+ */
+async function send({ retries = 3, maxWaitSeconds = 60 }: ClientOptions, request: Request): Promise<Response> {
+  const resendable = request.method === 'GET' || request.headers.has('Idempotency-Key');
+  for (let attempt = 0; ; attempt++) {
+    const answer = await fetch(request.clone()).catch((e) => new PetStoreError({ status: 0, code: 'network_error', message: String(e) }));
+    const [status, wait] = answer instanceof Response ? [answer.status, retryAfter(answer.headers.get('Retry-After'))] : [0, undefined];
+    const seconds = wait ?? 2 ** attempt;
+    const again = status === 429 || status === 503 || (resendable && (status === 504 || status === 0));
+    if (!again || attempt >= retries || seconds > maxWaitSeconds) return answer instanceof Response ? answer : Promise.reject(answer);
+    if (answer instanceof Response) await answer.body?.cancel(); // an answer left unread would hold its connection
+    await sleep(seconds);
+  }
+}
+
+/** The body of a success, or the answer as a PetStoreError: openapi-fetch resolves error answers too. */
+async function answered<T>(call: Promise<{ data?: T; error?: Partial<Schemas['Error']>; response: Response }>) {
+  const { data, error, response } = await call;
+  if (data !== undefined) return { data, response };
+  const [code, message] = [error?.code ?? 'internal_error', error?.message ?? response.statusText];
+  const [requestId, wait] = [response.headers.get('X-Request-Id') ?? undefined, retryAfter(response.headers.get('Retry-After'))];
+  throw new PetStoreError({ status: response.status, code, message, requestId, retryAfterSeconds: wait });
+}
+
 export class PetStoreClient {
-  readonly #base: string;
-  readonly #options: ClientOptions;
+  readonly #client: Client<paths>;
 
   constructor(options: ClientOptions) {
-    [this.#options, this.#base] = [options, options.baseUrl.replace(/\/+$/, '')];
+    const headers = { Accept: 'application/json', Authorization: `Bearer ${options.apiKey}` };
+    this.#client = createClient<paths>({ baseUrl: options.baseUrl, headers, fetch: (request) => send(options, request) });
   }
 
-  /** Every pet (of `status`, if given), page after page along `Link: <…>; rel="next"`, on the same origin only. */
-  async *pets(query: { status?: PetStatus; limit?: number } = {}): AsyncGenerator<Pet> {
-    const params = new URLSearchParams(Object.entries(query).map(([name, value]): [string, string] => [name, String(value)]));
-    let url: URL | undefined = new URL(`${this.#base}/pets${params.size > 0 ? `?${params}` : ''}`);
-    while (url) {
-      const response = await this.#send(url, { method: 'GET' });
-      yield* (await response.json()) as Pet[];
-      const next = /<([^>]*)>\s*;\s*rel="?next"?/.exec(response.headers.get('Link') ?? '')?.[1];
-      const target: URL | undefined = next === undefined ? undefined : new URL(next, url);
-      if (target && target.origin !== url.origin) throw new Error(`The next page is on another origin: ${target.href}`);
-      url = target;
-    }
+  /** Every pet (of `status`, if given), page after page along `Link: <…>; rel="next"` as sent, on the same origin only. */
+  async *pets(query: { status?: Schemas['PetStatus']; limit?: number } = {}): AsyncGenerator<Schemas['Pet']> {
+    let next: URL | undefined;
+    do {
+      const page = next;
+      const middleware = page ? [{ onRequest: ({ request }: { request: Request }) => new Request(page, request) }] : [];
+      const { data, response } = await answered(this.#client.GET('/pets', { params: { query }, middleware }));
+      yield* data;
+      const link = /<([^>]*)>\s*;\s*rel="?next"?/.exec(response.headers.get('Link') ?? '')?.[1];
+      next = link === undefined ? undefined : new URL(link, response.url);
+      if (next && next.origin !== new URL(response.url).origin) throw new Error(`The next page is on another origin: ${next.href}`);
+    } while (next);
   }
 
   /** A pet by id (`GET /pets/{petId}`, deprecated: it carries `Sunset`). */
-  async getPet(petId: number): Promise<Pet> {
-    return (await (await this.#send(new URL(`${this.#base}/pets/${petId}`), { method: 'GET' })).json()) as Pet;
+  async getPet(petId: number): Promise<Schemas['Pet']> {
+    return (await answered(this.#client.GET('/pets/{petId}', { params: { path: { petId } } }))).data;
   }
 
   /** Creates `pet` once, however often it is retried: one `Idempotency-Key` for every attempt (give yours to resume a create). */
-  async createPet(pet: NewPet, idempotencyKey: string = crypto.randomUUID()): Promise<{ pet: Pet; replayed: boolean; location: string }> {
-    const headers = { 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey };
-    const response = await this.#send(new URL(`${this.#base}/pets`), { method: 'POST', body: JSON.stringify(pet), headers });
-    // `replayed`: an earlier request with the same key created it (`Idempotent-Replayed`).
-    const [location, replayed] = [response.headers.get('Location') ?? '', response.headers.get('Idempotent-Replayed') === 'true'];
-    return { pet: (await response.json()) as Pet, replayed, location };
-  }
-
-  /** Sends a read or a keyed create until it is answered other than 429, 503, 504 or a network error, or the retries are spent. */
-  async #send(url: URL, init: { method: string; body?: string; headers?: Record<string, string> }): Promise<Response> {
-    const { retries = 3, maxWaitSeconds = 60, apiKey } = this.#options;
-    const headers = { Accept: 'application/json', Authorization: `Bearer ${apiKey}`, ...init.headers };
-    for (let attempt = 0; ; attempt++) {
-      let failure: PetStoreError;
-      try {
-        const response = await fetch(url, { ...init, headers });
-        if (response.ok) return response;
-        const body = (await response.json().catch(() => ({}))) as Partial<ErrorBody>;
-        const wait = retryAfter(response.headers.get('Retry-After'));
-        const requestId = response.headers.get('X-Request-Id') ?? undefined;
-        const [code, message] = [body.code ?? 'internal_error', body.message ?? response.statusText];
-        failure = new PetStoreError({ status: response.status, code, message, requestId, retryAfterSeconds: wait });
-        if (![429, 503, 504].includes(response.status)) throw failure;
-      } catch (error) {
-        if (error instanceof PetStoreError) throw error;
-        failure = new PetStoreError({ status: 0, code: 'network_error', message: String(error) });
-      }
-      const seconds = failure.retryAfterSeconds ?? 2 ** attempt;
-      if (attempt >= retries || seconds > maxWaitSeconds) throw failure;
-      await sleep(seconds);
-    }
+  async createPet(pet: Schemas['NewPet'], idempotencyKey: string = crypto.randomUUID()) {
+    const header = { 'Idempotency-Key': idempotencyKey };
+    const { data, response } = await answered(this.#client.POST('/pets', { params: { header }, body: pet }));
+    const [replayed, location] = [response.headers.get('Idempotent-Replayed') === 'true', response.headers.get('Location') ?? ''];
+    return { pet: data, replayed, location }; // replayed: an earlier request with the same key created it
   }
 }
