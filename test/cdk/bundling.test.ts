@@ -105,6 +105,8 @@ describe.each(functionIds)('bundle of %s', (name) => {
     expect(map.sources.some((source) => source.endsWith(`functions/${name}.ts`))).toBe(true);
     // infra/cdk/source-maps.ts, run by the afterBundling hook: lib/ and functions/ only, a few dozen KB.
     expect(map.sources.every(isOwnSource)).toBe(true);
+    // No function ships the official client (lib/client/), nor openapi-fetch with it.
+    expect(map.sources.filter((source) => source.includes('lib/client/'))).toEqual([]);
     expect(statSync(mapFile).size).toBeLessThan(100_000);
     // A position in the AWS SDK maps to nothing, not to the nearest line of ours.
     const code = readFileSync(join(dir, BUNDLE_FILE), 'utf8');
