@@ -9,6 +9,11 @@ import { formatReport, type ResultJson } from './report.ts';
 const [W, H, LEFT, PLOT] = [960, 570, 70, 710];
 const TOP = { y: 50, h: 220 };
 const LOW = { y: 330, h: 200 };
+const QUANTILES = [
+  ['p50', '#90caf9'],
+  ['p95', '#1e88e5'],
+  ['p99', '#0d47a1'],
+] as const;
 
 /** An element; numbers to one decimal. */
 const tag = (name: string, attrs: Record<string, string | number>, body = '') =>
@@ -44,48 +49,30 @@ export function chartSvg(json: ResultJson): string {
       return v === 0 ? [] : [tag('rect', bar, `<title>${s.t} s ${o}: ${v}</title>`)];
     });
   });
-  const perSecondPlanned = (s: (typeof seconds)[number]) => (s.requests || s.planned ? s.phase !== 'after' : false);
-  const rateLines = (
-    [
-      ['planned', '#000', (s) => (s.phase === 'after' ? undefined : json.phases.find((p) => p.name === s.phase)?.rate)],
-      ['sent', '#1565c0', (s) => (perSecondPlanned(s) ? s.requests : undefined)],
-      [
-        'admitted',
-        '#ef6c00',
-        (s) => (perSecondPlanned(s) ? s.requests - REFUSED.reduce((a, o) => a + (s.outcomes[o]?.requests ?? 0), 0) : undefined),
-      ],
-    ] as const satisfies readonly (readonly [string, string, (s: (typeof seconds)[number]) => number | undefined])[]
-  ).map(([name, colour, value]) => {
-    const d = broken(seconds.map((s) => (value(s) === undefined ? undefined : [x(s.t + 0.5), yRate(value(s) ?? 0)])));
-    return tag('path', {
-      class: `rate ${name}`,
-      d,
-      fill: 'none',
-      stroke: colour,
-      'stroke-width': 1.5,
-      ...(name === 'planned' ? { 'stroke-dasharray': '4 2' } : {}),
-    });
-  });
+  type Second = (typeof seconds)[number];
+  /** A line through each second's value, broken where a second has none. */
+  const curve = (name: string, stroke: string, value: (s: Second) => number | null | undefined, y: (v: number) => number, more = {}) => {
+    const d = broken(seconds.map((s) => (value(s) == null ? undefined : [x(s.t + 0.5), y(value(s) as number)])));
+    return tag('path', { class: name, d, fill: 'none', stroke, 'stroke-width': 1.5, ...more });
+  };
+  const sent = (s: Second) => (s.requests || s.planned ? s.phase !== 'after' : false);
+  const admitted = (s: Second) => s.requests - REFUSED.reduce((a, o) => a + (s.outcomes[o]?.requests ?? 0), 0);
+  const rates = [
+    ['planned', '#000', (s: Second) => (s.phase === 'after' ? undefined : json.phases.find((p) => p.name === s.phase)?.rate)],
+    ['sent', '#1565c0', (s: Second) => (sent(s) ? s.requests : undefined)],
+    ['admitted', '#ef6c00', (s: Second) => (sent(s) ? admitted(s) : undefined)],
+  ] as const;
+  const dashed = { 'stroke-dasharray': '4 2' };
+  const rateLines = rates.map(([name, colour, value]) => curve(`rate ${name}`, colour, value, yRate, name === 'planned' ? dashed : {}));
   const modelLines = limits.map((r) => {
-    const ops = Object.entries(json.model?.methods ?? {})
-      .filter(([, m]) => m.rateLimit === r)
-      .map(([op]) => op);
+    const ops = Object.entries(json.model?.methods ?? {}).flatMap(([op, m]) => (m.rateLimit === r ? [op] : []));
     const y = yRate(r);
     return (
       tag('line', { class: 'limit', x1: LEFT, x2: LEFT + PLOT, y1: y, y2: y, stroke: '#6d4c41', 'stroke-dasharray': '1 3' }) +
       text(LEFT + PLOT - 4, y - 3, `r ${r}/s: ${ops.join(', ')}`, { 'text-anchor': 'end' })
     );
   });
-  const latency = (['p50', 'p95', 'p99'] as const).map((q, i) => {
-    const d = broken(seconds.map((s) => (s[q] == null ? undefined : [x(s.t + 0.5), yMs(s[q] as number)])));
-    return tag('path', {
-      class: `latency ${q}`,
-      d,
-      fill: 'none',
-      stroke: ['#90caf9', '#1e88e5', '#0d47a1'][i] as string,
-      'stroke-width': 1.5,
-    });
-  });
+  const latency = QUANTILES.map(([q, colour]) => curve(`latency ${q}`, colour, (s) => s[q], yMs));
   const phases = json.phases.flatMap((p) => [
     p.warmup
       ? tag('rect', { x: x(p.startedAt), y: TOP.y, width: x(p.seconds) - LEFT, height: LOW.y + LOW.h - TOP.y, fill: '#000', opacity: 0.06 })
@@ -100,14 +87,10 @@ export function chartSvg(json: ResultJson): string {
     ...[0, 1, 2, 3, 4, 5].map((i) => tick(Math.round((i * n) / 5))),
     ...[TOP, LOW].map(({ y, h }) => tag('path', { d: `M${LEFT} ${y}V${y + h}H${LEFT + PLOT}`, fill: 'none', stroke: '#333' })),
   ];
-  const keys: [string, string][] = [
-    ...outcomes.map((o): [string, string] => [o, OUTCOMES[o][1]]),
-    ['planned (dashed)', '#000'],
-    ['sent', '#1565c0'],
-    ['admitted', '#ef6c00'],
-    ['p50', '#90caf9'],
-    ['p95', '#1e88e5'],
-    ['p99', '#0d47a1'],
+  const keys = [
+    ...outcomes.map((o) => [o, OUTCOMES[o][1]] as const),
+    ...rates.map(([name, colour]) => [name === 'planned' ? 'planned (dashed)' : name, colour] as const),
+    ...QUANTILES,
   ];
   const legend = keys.map(
     ([name, colour], i) =>

@@ -50,9 +50,7 @@ export async function writeRunFolder(dir: string, script: object): Promise<strin
 export async function runArtillery(dir: string, apiKey: string): Promise<string> {
   const results = path.join(dir, RESULTS);
   const env = { ...process.env, PETSTORE_API_KEY: apiKey, ARTILLERY_DISABLE_TELEMETRY: 'true' };
-  await run(process.execPath, [ARTILLERY, 'run', path.join(dir, 'script.json'), '--output', results, '--quiet'], {
-    env,
-    maxBuffer: 1 << 28,
-  });
+  const script = path.join(dir, 'script.json');
+  await run(process.execPath, [ARTILLERY, 'run', script, '--output', results, '--quiet'], { env, maxBuffer: 1 << 28 });
   return results;
 }

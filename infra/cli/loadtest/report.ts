@@ -6,7 +6,7 @@
 import { table as columns } from '../command-line.ts';
 import { LIMITS, OUTCOMES, type Outcome, REFUSED } from './layers.ts';
 import type { StageModel } from './model.ts';
-import { FLOWS, OPERATIONS, type Plan } from './scenario.ts';
+import { FLOWS, type Flow, flowSteps, OPERATIONS, type Plan } from './scenario.ts';
 
 /** Artillery's `--output` file, as far as the report reads it. */
 export interface ArtilleryResults {
@@ -19,6 +19,7 @@ export interface ArtilleryResults {
 
 const SERVER_ERRORS: readonly Outcome[] = ['lambda-503', 'store-503', 'timeout-504', '5xx', 'network', 'timeout'];
 const STATUS_OF: Partial<Record<Outcome, number>> = { 'edge-401': 401, 'edge-403': 403, 'edge-429': 429, 'throttle-429': 429, '4xx': 0 };
+const OUTCOMES_4XX = Object.keys(STATUS_OF) as Outcome[];
 /** A run offered its plan when it sent this share of the planned arrivals. */
 const OFFERED = 0.99;
 
@@ -59,31 +60,26 @@ function measure(results: ArtilleryResults, plan: Plan, model?: StageModel) {
     startedAt += p.seconds;
     return { ...p, startedAt: at, planned: p.arrivals * plan.workers, ...summary(`p${i}`) };
   });
-  const last = Math.max(
-    startedAt,
-    ...[...Object.keys(counters), ...Object.keys(summaries)].map((n) => Number(/^lt\|s(\d+)\|/.exec(n)?.[1] ?? -1) + 1),
-  );
+  const named = [...Object.keys(counters), ...Object.keys(summaries)];
+  const last = Math.max(startedAt, ...named.map((n) => Number(/^lt\|s(\d+)\|/.exec(n)?.[1] ?? -1) + 1));
   const seconds = Array.from({ length: last }, (_, t) => {
     const phase = phases.find((p) => t >= p.startedAt && t < p.startedAt + p.seconds);
     const planned = phase ? phase.planned / phase.seconds : 0;
     return { t, phase: phase?.name ?? 'after', planned, arrivals: counters[`lt|s${t}|arrivals`] ?? 0, ...summary(`s${t}`) };
   });
-  const measured = { ...summary('m'), seconds: phases.reduce((sum, p) => sum + (p.warmup ? 0 : p.seconds), 0) };
-  const planned = phases.reduce((sum, p) => sum + p.planned, 0);
-  const arrivals = seconds.reduce((sum, s) => sum + s.arrivals, 0);
+  const measured = { ...summary('m'), seconds: sum(phases, (p) => (p.warmup ? 0 : p.seconds)) };
+  const [planned, arrivals] = [sum(phases, (p) => p.planned), sum(seconds, (s) => s.arrivals)];
   // Arrivals a generator sends late are not the plan (a stalled generator catches up later): each
   // phase counts those of its own seconds (and the next, as timers drift), up to its plan.
-  const inTime = phases.reduce((sum, p) => {
-    const sent = seconds.slice(p.startedAt, p.startedAt + p.seconds + 1).reduce((n, s) => n + s.arrivals, 0);
-    return sum + Math.min(p.planned, sent);
-  }, 0);
+  const sent = (p: (typeof phases)[number]) => sum(seconds.slice(p.startedAt, p.startedAt + p.seconds + 1), (s) => s.arrivals);
+  const inTime = sum(phases, (p) => Math.min(p.planned, sent(p)));
   return {
     ...plan,
     startedAt: new Date(results.aggregate.firstMetricAt ?? 0).toISOString(),
     offered: { planned, arrivals, inTime, skipped: counters['vusers.skipped'] ?? 0 },
     // Requests without an answer, by Artillery's error code (ETIMEDOUT, ECONNRESET…).
     errors: Object.fromEntries(Object.entries(counters).flatMap(([name, n]) => (name.startsWith('errors.') ? [[name.slice(7), n]] : []))),
-    createdPets: phases.reduce((sum, p) => sum + (p.operations.createPet?.outcomes.ok ?? 0), 0),
+    createdPets: sum(phases, (p) => p.operations.createPet?.outcomes.ok ?? 0),
     phases,
     seconds,
     measured,
@@ -97,19 +93,16 @@ const counts = (outcomes: Partial<Record<Outcome, Stats>>) =>
 /** The 4xx a run expects: the SLO's, and the gateway's 429 when a ramp is meant to reach a method's limit. */
 const expected4xx = (json: Pick<Unjudged, 'slo' | 'ramp'>) =>
   new Set<Outcome>([
-    ...(Object.keys(STATUS_OF) as Outcome[]).filter((o) => json.slo.expected4xx.includes(STATUS_OF[o] as number)),
+    ...OUTCOMES_4XX.filter((o) => json.slo.expected4xx.includes(STATUS_OF[o] as number)),
     ...(json.ramp ? (['throttle-429'] as const) : []),
   ]);
 
 export function evaluate(json: Unjudged) {
   const { slo, measured: m, offered } = json;
   const requests = m.requests;
-  const answers = requests - (m.outcomes.network?.requests ?? 0) - (m.outcomes.timeout?.requests ?? 0);
-  const errors = SERVER_ERRORS.reduce((sum, o) => sum + (m.outcomes[o]?.requests ?? 0), 0);
-  const allowed = expected4xx(json);
-  const unexpected = (Object.keys(STATUS_OF) as Outcome[])
-    .filter((o) => !allowed.has(o))
-    .reduce((s, o) => s + (m.outcomes[o]?.requests ?? 0), 0);
+  const of = (o: Outcome) => m.outcomes[o]?.requests ?? 0;
+  const [answers, errors, allowed] = [requests - of('network') - of('timeout'), sum(SERVER_ERRORS, of), expected4xx(json)];
+  const unexpected = sum(OUTCOMES_4XX, (o) => (allowed.has(o) ? 0 : of(o)));
   const errorRate = requests === 0 ? 1 : errors / requests;
   const p99 = m.p99 ?? Number.NaN;
   const checks = [
@@ -142,7 +135,7 @@ export function formatReport(json: ResultJson): string {
   const T = m.seconds;
   const warmup = json.phases.find((p) => p.warmup);
   const steps = json.phases.filter((p) => !p.warmup);
-  const list = (counted: Partial<Record<Outcome, number>>) => Object.entries(counted).map(([o, n]) => `${o} ${n}`);
+  const list = (counted: Readonly<Record<string, number | undefined>>) => Object.entries(counted).map(([o, n]) => `${o} ${n}`);
   const opRows = [...OPERATIONS.filter((op) => m.operations[op]?.requests), 'all'].map((op) => {
     const s = m.operations[op] ?? { ...m, outcomes: counts(m.outcomes) };
     return [op, String(s.requests), (s.requests / T).toFixed(1), ...[s.p50, s.p95, s.p99, s.max].map(fmt), list(s.outcomes).join(', ')];
@@ -156,20 +149,10 @@ export function formatReport(json: ResultJson): string {
   const layerRows = (Object.keys(OUTCOMES) as Outcome[])
     .filter(first)
     .map((o) => [o, String(m.outcomes[o]?.requests ?? 0), first(o) ?? '', OUTCOMES[o][0]]);
-  const limitFirst = LIMITS.filter(first).sort(
-    (a, b) =>
-      json.phases.findIndex((p) => p.outcomes[a]) - json.phases.findIndex((p) => p.outcomes[b]) ||
-      json.seconds.findIndex((s) => s.outcomes[a]) - json.seconds.findIndex((s) => s.outcomes[b]),
-  )[0];
-  const flows = Object.entries(json.mix)
-    .filter(([, w]) => w)
-    .map(
-      ([f, w]) =>
-        `${f} ${w} (${FLOWS[f as keyof typeof FLOWS]
-          .filter((s) => s !== 'think')
-          .map((s) => s[0])
-          .join(' → ')})`,
-    );
+  // A request counts in the second and the phase it was sent in: the first second is in the first phase.
+  const at = (o: Outcome) => json.seconds.findIndex((s) => s.outcomes[o]);
+  const limitFirst = LIMITS.filter(first).sort((a, b) => at(a) - at(b))[0];
+  const flows = (Object.keys(FLOWS) as Flow[]).filter((f) => json.mix[f]).map((f) => `${f} ${json.mix[f]} (${flowSteps(f).join(' → ')})`);
   const out = [
     `Pet Store load test ${json.runId}: ${json.target}${json.workers > 1 ? `, ${json.workers} workers` : ''}; flows ${flows.join(', ')}; think ${json.thinkSeconds} s`,
     `Offered: ${offered.inTime} of ${offered.planned} planned arrivals in time (${pct(offered.inTime / Math.max(1, offered.planned))}), ${Math.max(0, offered.arrivals - offered.inTime)} late${offered.skipped ? `, ${offered.skipped} skipped at --max-vusers` : ''}; ${m.requests} requests measured in ${T} s after ${warmup ? `a ${warmup.seconds} s warm-up` : 'no warm-up'}`,
@@ -178,12 +161,7 @@ export function formatReport(json: ResultJson): string {
     columns([['outcome', 'measured', 'first seen', 'answered by'], ...layerRows], true),
     `limit met first: ${limitFirst ? `${limitFirst} at ${first(limitFirst)}` : 'none'}`,
   ];
-  if (Object.keys(json.errors).length)
-    out.push(
-      `no answer, by error: ${Object.entries(json.errors)
-        .map(([code, n]) => `${code} ${n}`)
-        .join(', ')}`,
-    );
+  if (Object.keys(json.errors).length) out.push(`no answer, by error: ${list(json.errors).join(', ')}`);
   if (json.ramp) out.push("throttle-429 expected: a ramp is meant to reach the methods' buckets");
   if (warmup)
     out.push(
@@ -193,16 +171,9 @@ export function formatReport(json: ResultJson): string {
     const stepRows = steps.map((p) => {
       const perSecond = (n = 0) => (n / p.seconds).toFixed(1);
       const limits = list(counts(p.outcomes)).filter((text) => LIMITS.some((o) => text.startsWith(`${o} `)));
-      const admitted = p.requests - REFUSED.reduce((sum, o) => sum + (p.outcomes[o]?.requests ?? 0), 0);
-      return [
-        p.name,
-        String(p.rate),
-        perSecond(p.requests),
-        perSecond(admitted),
-        perSecond(p.outcomes.ok?.requests),
-        fmt(p.p99),
-        limits.join(', ') || '-',
-      ];
+      const admitted = p.requests - sum(REFUSED, (o) => p.outcomes[o]?.requests ?? 0);
+      const rates = [p.requests, admitted, p.outcomes.ok?.requests].map(perSecond);
+      return [p.name, String(p.rate), ...rates, fmt(p.p99), limits.join(', ') || '-'];
     });
     const crossed = steps.find((p) => (p.p99 ?? 0) > slo.p99Ms);
     out.push('\nRamp', columns([['step', 'planned/s', 'sent/s', 'admitted/s', 'ok/s', 'p99 ms', 'limits met'], ...stepRows], true));
@@ -225,21 +196,10 @@ function formatModel(json: ResultJson, model: StageModel): string[] {
   const rows = OPERATIONS.filter((op) => json.measured.operations[op]?.requests).map((op) => {
     const { method, rateLimit: r, burstLimit: b } = model.methods[op];
     const { requests = 0, outcomes = {} } = json.measured.operations[op] ?? {};
-    const admitted = requests - REFUSED.reduce((sum, o) => sum + (outcomes[o] ?? 0), 0);
-    const ceiling = b + r * T;
+    const [admitted, ceiling] = [requests - sum(REFUSED, (o) => outcomes[o] ?? 0), b + r * T];
     const peak = Math.max(...json.seconds.filter((s) => s.phase !== 'warm-up').map((s) => s.operations[op]?.requests ?? 0));
-    return [
-      op,
-      method,
-      String(r),
-      String(b),
-      String(peak),
-      peak >= r ? 'yes' : 'no',
-      String(admitted),
-      (admitted / T).toFixed(1),
-      ceiling.toFixed(0),
-      pct(admitted / Math.min(ceiling, Math.max(1, requests))),
-    ];
+    const [reached, share] = [peak >= r ? 'yes' : 'no', pct(admitted / Math.min(ceiling, Math.max(1, requests)))];
+    return [op, method, ...[r, b, peak].map(String), reached, String(admitted), (admitted / T).toFixed(1), ceiling.toFixed(0), share];
   });
   const totals = json.seconds.map((s) => s.requests);
   const edge = json.seconds.some((s) => s.outcomes['edge-429']);
@@ -250,12 +210,10 @@ function formatModel(json: ResultJson, model: StageModel): string[] {
     const verdict = n <= limit ? 'within' : edge ? 'over: the edge answered 429' : 'over, with no edge 429: a source the web ACL exempts';
     return `  ${name}: ${limit} per ${w} s; this run's busiest ${w} s: ${n} (${verdict})`;
   });
+  const header = ['operation', 'method', 'r/s', 'B', 'peak sent/s', 'reached r', 'admitted', 'admitted/s', 'B + r×T', 'of what it could'];
   return [
     `Against the stage's limits (${model.source}; r and B from the capacity model)`,
-    columns(
-      [['operation', 'method', 'r/s', 'B', 'peak sent/s', 'reached r', 'admitted', 'admitted/s', 'B + r×T', 'of what it could'], ...rows],
-      true,
-    ),
+    columns([header, ...rows], true),
     "web ACL rate rules (one key and one address: this run's requests)",
     ...rules,
     declared
@@ -266,4 +224,5 @@ function formatModel(json: ResultJson, model: StageModel): string[] {
 }
 
 const fmt = (ms: number | null | undefined): string => (ms === null || ms === undefined || Number.isNaN(ms) ? '-' : ms.toFixed(1));
+const sum = <T>(items: readonly T[], value: (item: T) => number) => items.reduce((n, item) => n + value(item), 0);
 const pct = (fraction: number): string => `${(fraction * 100).toFixed(fraction < 0.001 && fraction > 0 ? 3 : 2)}%`;

@@ -25,8 +25,8 @@ export const FLOWS = {
 } as const satisfies Record<string, readonly (readonly [Operation, string] | 'think')[]>;
 export type Flow = keyof typeof FLOWS;
 export type Mix = Readonly<Record<Flow, number>>;
-/** Requests a flow makes when every step has what it needs. */
-export const flowRequests = (flow: Flow) => FLOWS[flow].filter((s) => s !== 'think').length;
+/** The operations a flow calls when every step has what it needs. */
+export const flowSteps = (flow: Flow) => FLOWS[flow].flatMap((s) => (s === 'think' ? [] : [s[0]]));
 
 /** A run, as the command line gives it (options.ts). */
 export interface LoadTestOptions {
@@ -76,7 +76,7 @@ export function phases(o: Pick<LoadTestOptions, 'warmupSeconds' | 'durationSecon
 /** Requests per arrival: the flows' lengths weighted by the mix. */
 export function requestsPerArrival(mix: Mix): number {
   const flows = Object.keys(FLOWS) as Flow[];
-  return flows.reduce((sum, f) => sum + mix[f] * flowRequests(f), 0) / flows.reduce((sum, f) => sum + mix[f], 0);
+  return flows.reduce((sum, f) => sum + mix[f] * flowSteps(f).length, 0) / flows.reduce((sum, f) => sum + mix[f], 0);
 }
 
 /** What the report needs of the plan, kept in the script (Artillery ignores it) for `loadtest:report`. */
