@@ -3,7 +3,7 @@
  * run's folder and run by Artillery on this machine (or, with --workers, left for a fleet), then reported: each answer put down to its
  * layer, the checks, a JSON result and an HTML report (`--help`; docs/performance.md "Load testing").
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { reportHtml } from './loadtest/chart.ts';
 import { ensureEngine, runArtillery, writeRunFolder } from './loadtest/engine.ts';
@@ -33,12 +33,12 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (options === 'install') return ensureEngine(say).then(() => EXIT.met);
   const runId = newRunId();
   const dir = path.join(options.outDir, runId);
-  const script = artilleryScript(options, runId);
+  const script = artilleryScript(options);
   const load = script.config.petstore.phases.map((p) => `${p.name} ${p.seconds} s at ${p.rate} req/s`);
   await writeRunFolder(dir, script);
   if (options.workers !== undefined) {
-    say(`Wrote ${dir}: run ${runId} for ${options.workers} workers, each offering 1/${options.workers} of ${load.join(', ')}.`);
-    say(`Run it with docs/performance.md "Past one machine", then: npm run loadtest:report -- ${path.join(dir, 'fleet.json')}`);
+    say(`Wrote ${dir} for ${options.workers} workers, each offering 1/${options.workers} of ${load.join(', ')}; each execution is a run.`);
+    say(`Run it with docs/performance.md "Past one machine", then: npm run loadtest:report -- ${path.join(dir, '<run id>.json')}`);
     return EXIT.met;
   }
   say(`Pet Store load test ${runId}: ${options.baseUrl.href}; ${load.join(', ')}`);
@@ -48,18 +48,23 @@ export async function main(argv: readonly string[]): Promise<number> {
     return EXIT.unusable;
   }
   await ensureEngine(say);
-  return reportRun(await runArtillery(dir, options.apiKey), options.cloudAssembly);
+  return reportRun(await runArtillery(dir, options.apiKey, runId), options.cloudAssembly);
 }
 
-/** Reports a results file of Artillery's (the plan is the script beside it): writes result.json and report.html beside it. */
+/**
+ * Reports a results file of Artillery's (the plan is the script beside it): writes result.json and report.html into the run's folder,
+ * the file's or a folder of the run's id beside it (a fleet's folder holds each execution's).
+ */
 export async function reportRun(file: string, cloudAssembly?: string): Promise<number> {
   const dir = path.dirname(file);
   const plan = (JSON.parse(readFileSync(path.join(dir, 'script.json'), 'utf8')) as { config: { petstore: Plan } }).config.petstore;
   const model = plan.stage === null ? undefined : await stageModel(plan.stage, cloudAssembly);
   const json = resultJson(JSON.parse(readFileSync(file, 'utf8')) as ArtilleryResults, plan, model);
-  writeFileSync(path.join(dir, 'result.json'), `${JSON.stringify(json, null, 1)}\n`);
-  writeFileSync(path.join(dir, 'report.html'), reportHtml(json));
-  say(`\n${formatReport(json)}result: ${path.join(dir, 'result.json')}, report: ${path.join(dir, 'report.html')}`);
+  const out = path.basename(dir) === json.runId ? dir : path.join(dir, json.runId);
+  mkdirSync(out, { recursive: true });
+  writeFileSync(path.join(out, 'result.json'), `${JSON.stringify(json, null, 1)}\n`);
+  writeFileSync(path.join(out, 'report.html'), reportHtml(json));
+  say(`\n${formatReport(json)}result: ${path.join(out, 'result.json')}, report: ${path.join(out, 'report.html')}`);
   say(json.verdict.met ? 'RESULT: checks met' : 'RESULT: checks MISSED');
   return json.verdict.met ? EXIT.met : EXIT.missed;
 }

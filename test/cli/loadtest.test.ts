@@ -12,11 +12,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { generateApiKey } from '#lib/auth/api-keys.ts';
 import type { ResultJson } from '../../infra/cli/loadtest/report.ts';
 import { startLocalStack } from '../../infra/local/local-stack.ts';
-import { type artilleryScript, requestsPerArrival } from '../../infra/cli/loadtest/scenario.ts';
+import { type artilleryScript, RUN_ID, requestsPerArrival } from '../../infra/cli/loadtest/scenario.ts';
 
 const script = (name: string) => fileURLToPath(new URL(name, import.meta.url));
 const OUT = mkdtempSync(path.join(tmpdir(), 'loadtest-'));
@@ -42,12 +42,14 @@ describe('npm run loadtest --workers N: a run written for a fleet', () => {
     const args = ['--base-url', 'https://api.example.com/v1', '--ramp', '30:150', '--steps', '3', '--duration', '30', '--warmup', '10'];
     const run = await node('../../infra/cli/loadtest.ts', [...args, '--workers', '5', '--out', OUT]);
     expect(run.code, run.stderr).toBe(0);
-    const runId = /run ([0-9a-f]{8}) for 5 workers/.exec(run.stdout)?.[1] as string;
-    const dir = path.join(OUT, runId);
+    const dir = /^Wrote (\S+) for 5 workers/m.exec(run.stdout)?.[1] as string;
     for (const file of ['script.json', 'processor.cjs', 'pets.csv']) expect(existsSync(path.join(dir, file))).toBe(true);
     const text = readFileSync(path.join(dir, 'script.json'), 'utf8');
     expect(text).not.toContain(apiKey);
     const written = JSON.parse(text) as ReturnType<typeof artilleryScript>;
+    // No run id baked in: each execution names its pets by its own (the processor's ltRun).
+    expect(written.config.petstore).not.toHaveProperty('runId');
+    expect(text).toContain('"name\\":\\"loadtest-{{ ltRun }}-{{ n }}\\"');
     // Five workers offer the plan together: each 1/5 of every phase's requests, as arrivals of the mix's flows.
     const perArrival = requestsPerArrival(written.config.petstore.mix);
     expect(written.config.phases.map((p) => p.name)).toEqual(['warm-up', 'step 1', 'step 2', 'step 3']);
@@ -103,7 +105,9 @@ describe('npm run loadtest:report: a fleet’s recorded results', () => {
     for (const file of ['script.json', 'fleet.json']) copyFileSync(script(`../fixtures/loadtest-fleet/${file}`), path.join(dir, file));
     const run = await node('../../infra/cli/loadtest-report.ts', [path.join(dir, 'fleet.json')]);
     expect(run.code, run.stderr).toBe(1);
-    const json = JSON.parse(readFileSync(path.join(dir, 'result.json'), 'utf8')) as ResultJson;
+    // The folder holds the script, so possibly several runs of it: the report goes into a folder of the run's id.
+    const json = JSON.parse(readFileSync(path.join(dir, '3b808f22', 'result.json'), 'utf8')) as ResultJson;
+    expect(json.runId).toBe('3b808f22');
     // Every request counted once: by second, by phase, by operation, by outcome.
     const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
     const all = sum(json.phases.map((p) => p.requests));
@@ -123,11 +127,38 @@ describe('npm run loadtest:report: a fleet’s recorded results', () => {
     expect(run.stdout).toContain('This source is not declared: the per-client rules apply');
     expect(run.stdout).toMatch(/^unexpected 4xx \(expected: throttle-429\)\s+0\s+[1-9]\d*\s+MISSED$/m);
     expect(run.stdout).toContain('RESULT: checks MISSED');
-    const html = readFileSync(path.join(dir, 'report.html'), 'utf8');
+    const html = readFileSync(path.join(dir, '3b808f22', 'report.html'), 'utf8');
     expect(html).toMatch(/^<!doctype html>/);
     expect(html).toContain('<svg');
     // Self-contained: nothing it would fetch.
     expect(html).not.toMatch(/<script|<link|\ssrc=|\shref=/);
+  });
+});
+
+describe('a run’s id, drawn at each execution of the script', () => {
+  type Processor = typeof import('../../infra/cli/loadtest/processor.ts');
+  /** A worker: a fresh processor module, its first arrival given Artillery's test run id. */
+  async function worker(testId: string) {
+    vi.resetModules();
+    const processor = (await import('../../infra/cli/loadtest/processor.ts')) as Processor;
+    const emitted: string[] = [];
+    const context = { vars: { $testId: testId, ltPhases: '[[1,false]]' } as Record<string, unknown> };
+    processor.arrive(context, { emit: (_type, name) => emitted.push(name) }, () => undefined);
+    return { runId: context.vars.ltRun, counted: emitted.find((name) => name.startsWith('lt|run|')) };
+  }
+
+  it('is the test run id Artillery gives every worker of one execution, when it is one (npm run loadtest sets it), else 8 hex digits of it', async () => {
+    expect(await worker('abcdef01')).toEqual({ runId: 'abcdef01', counted: 'lt|run|abcdef01' });
+    // Artillery's own ids (run-fargate draws one per execution and passes it to each worker as ARTILLERY_TEST_RUN_ID).
+    const [a, b, c] = [
+      await worker('t7k3m_q4wnxbd8r9ezp3hcyta6fjk5gm2t_pd4x'),
+      await worker('t7k3m_q4wnxbd8r9ezp3hcyta6fjk5gm2t_pd4x'),
+      await worker('tr8nd_x3kq9w4e7z6mcbp5yhfaj2tgd8n_a7fe'),
+    ];
+    expect(a.runId).toMatch(RUN_ID);
+    expect(b).toEqual(a);
+    expect(c.runId).toMatch(RUN_ID);
+    expect(c.runId).not.toBe(a.runId);
   });
 });
 

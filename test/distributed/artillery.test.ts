@@ -156,8 +156,8 @@ describe('npm run loadtest on Artillery', () => {
       const options = parseOptions(['--base-url', url, '--api-key', apiKey, '--rate', '5', '--duration', '2', '--mix', 'browse:1']);
       if (typeof options === 'string') throw new Error(`unexpected ${options}`);
       const dir = path.join(OUT, 'tls');
-      await writeRunFolder(dir, artilleryScript(options, 'abcdef01'));
-      const results = JSON.parse(readFileSync(await runArtillery(dir, apiKey), 'utf8')) as ArtilleryResults;
+      await writeRunFolder(dir, artilleryScript(options));
+      const results = JSON.parse(readFileSync(await runArtillery(dir, apiKey, 'abcdef01'), 'utf8')) as ArtilleryResults;
       expect(Object.keys(results.aggregate.counters).filter((n) => n.startsWith('errors.')).length).toBeGreaterThan(0);
       expect(results.aggregate.counters['lt|m|*|network']).toBeGreaterThan(0);
       expect(seen).toBe(0);

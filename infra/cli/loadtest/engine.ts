@@ -46,10 +46,10 @@ export async function writeRunFolder(dir: string, script: object): Promise<strin
   return file;
 }
 
-/** `artillery run` of the folder's script, the key in the workers' environment; its results beside it. */
-export async function runArtillery(dir: string, apiKey: string): Promise<string> {
+/** `artillery run` of the folder's script as run `runId`, the key in the workers' environment; its results beside it. */
+export async function runArtillery(dir: string, apiKey: string, runId: string): Promise<string> {
   const results = path.join(dir, RESULTS);
-  const env = { ...process.env, PETSTORE_API_KEY: apiKey, ARTILLERY_DISABLE_TELEMETRY: 'true' };
+  const env = { ...process.env, PETSTORE_API_KEY: apiKey, ARTILLERY_DISABLE_TELEMETRY: 'true', ARTILLERY_TEST_RUN_ID: runId };
   const script = path.join(dir, 'script.json');
   await run(process.execPath, [ARTILLERY, 'run', script, '--output', results, '--quiet'], { env, maxBuffer: 1 << 28 });
   return results;

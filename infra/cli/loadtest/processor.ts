@@ -1,8 +1,8 @@
 /**
  * The scenario's Artillery processor (bundled beside the script as processor.cjs): each request put down to its layer (layers.ts) when
- * its answer or error comes, under the second and phase it was sent in.
+ * its answer or error comes, under the second and phase it was sent in; each arrival counted under its run's id.
  */
-import { randomInt } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import { classify, type Outcome } from './layers.ts';
 
 type Emitter = { emit(type: 'counter' | 'histogram', name: string, value: number): void };
@@ -12,6 +12,7 @@ type Next = (error?: Error) => void;
 
 let started: number | undefined;
 let ends: [number, boolean][] | undefined;
+let run: string | undefined;
 
 function when(vars: Record<string, unknown>) {
   started ??= performance.now();
@@ -44,7 +45,14 @@ function petIds(body: unknown): number[] {
   }
 }
 
+/**
+ * Each execution of the script is a run of its own, all workers of one sharing its id: Artillery gives every worker (its own, a fleet's)
+ * the test run id its CLI drew or found in $ARTILLERY_TEST_RUN_ID. The run id is that when it is 8 hex digits, else 8 of its hash.
+ */
 export function arrive(context: Context, ee: Emitter, next: Next): void {
+  const id = String(context.vars.$testId);
+  context.vars.ltRun = run ??= /^[0-9a-f]{8}$/.test(id) ? id : createHash('sha256').update(id).digest('hex').slice(0, 8);
+  ee.emit('counter', `lt|run|${run}`, 1);
   ee.emit('counter', `lt|s${when(context.vars).second}|arrivals`, 1);
   context.vars.n = randomInt(1, 2 ** 47);
   next();

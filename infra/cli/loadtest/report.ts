@@ -17,6 +17,10 @@ export interface ArtilleryResults {
   };
 }
 
+/** The runs these results are of: the processor counts each arrival under its run's id. */
+export const runsOf = (results: ArtilleryResults) =>
+  Object.keys(results.aggregate.counters).flatMap((name) => /^lt\|run\|(.+)$/.exec(name)?.[1] ?? []);
+
 const SERVER_ERRORS: readonly Outcome[] = ['lambda-503', 'store-503', 'timeout-504', '5xx', 'network', 'timeout'];
 const STATUS_OF: Partial<Record<Outcome, number>> = { 'edge-401': 401, 'edge-403': 403, 'edge-429': 429, 'throttle-429': 429, '4xx': 0 };
 const OUTCOMES_4XX = Object.keys(STATUS_OF) as Outcome[];
@@ -74,6 +78,8 @@ function measure(results: ArtilleryResults, plan: Plan, model?: StageModel) {
   const sent = (p: (typeof phases)[number]) => sum(seconds.slice(p.startedAt, p.startedAt + p.seconds + 1), (s) => s.arrivals);
   const inTime = sum(phases, (p) => Math.min(p.planned, sent(p)));
   return {
+    // Results without the processor's run count (a script that carried its id) are the script's run.
+    runId: runsOf(results)[0] ?? (plan as { runId?: string }).runId ?? '?',
     ...plan,
     startedAt: new Date(results.aggregate.firstMetricAt ?? 0).toISOString(),
     offered: { planned, arrivals, inTime, skipped: counters['vusers.skipped'] ?? 0 },

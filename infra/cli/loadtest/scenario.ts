@@ -52,7 +52,7 @@ export interface LoadTestOptions {
   readonly cloudAssembly: string | undefined;
 }
 
-/** Every pet a run creates is named `loadtest-<runId>-<n>`; a run id is 8 random hex digits. */
+/** Every pet a run creates is named `loadtest-<runId>-<n>`; a run id is 8 hex digits (processor.ts). */
 export const PET_NAME_PREFIX = 'loadtest-';
 export const RUN_ID = /^[0-9a-f]{8}$/;
 export const newRunId = (): string => randomBytes(4).toString('hex');
@@ -81,24 +81,24 @@ export function requestsPerArrival(mix: Mix): number {
 
 /** What the report needs of the plan, kept in the script (Artillery ignores it) for `loadtest:report`. */
 export type Plan = ReturnType<typeof plan>;
-export function plan(o: LoadTestOptions, runId: string) {
+export function plan(o: LoadTestOptions) {
   const { baseUrl, mix, slo, thinkSeconds, ramp, stage } = o;
   const workers = o.workers ?? 1;
   // Each worker's arrivals in a phase, a whole number spread evenly over it (Artillery's arrivalCount).
   const all = phases(o).map((p) => ({ ...p, arrivals: Math.round(((p.rate / requestsPerArrival(mix)) * p.seconds) / workers) }));
-  return { runId, target: baseUrl.href, mix, workers, slo, thinkSeconds, ramp: ramp !== undefined, stage: stage ?? null, phases: all };
+  return { target: baseUrl.href, mix, workers, slo, thinkSeconds, ramp: ramp !== undefined, stage: stage ?? null, phases: all };
 }
 
-/** The scenario as an Artillery script (JSON, which Artillery reads as YAML). */
-export function artilleryScript(o: LoadTestOptions, runId: string) {
-  const headers = { Authorization: 'Bearer {{ $env.PETSTORE_API_KEY }}', 'User-Agent': `petstore-loadtest/${runId}` };
+/** The scenario as an Artillery script (JSON, which Artillery reads as YAML); `ltRun` is the run's id (processor.ts). */
+export function artilleryScript(o: LoadTestOptions) {
+  const headers = { Authorization: 'Bearer {{ $env.PETSTORE_API_KEY }}', 'User-Agent': 'petstore-loadtest/{{ ltRun }}' };
   const step = (s: (typeof FLOWS)[Flow][number]) => {
     if (s === 'think') return { think: o.thinkSeconds };
     const [op, url] = s;
     const { method } = route(op);
     const body =
       op === 'createPet'
-        ? { body: `{"name":"${PET_NAME_PREFIX}${runId}-{{ n }}","categoryId":{{ categoryId }},"status":"{{ status }}"}` }
+        ? { body: `{"name":"${PET_NAME_PREFIX}{{ ltRun }}-{{ n }}","categoryId":{{ categoryId }},"status":"{{ status }}"}` }
         : {};
     const needs = /\{\{ (id|next) \}\}/.exec(url)?.[1];
     const contentType = op === 'createPet' ? { 'Content-Type': 'application/json' } : {};
@@ -113,7 +113,7 @@ export function artilleryScript(o: LoadTestOptions, runId: string) {
       },
     };
   };
-  const info = plan(o, runId);
+  const info = plan(o);
   return {
     config: {
       target: o.baseUrl.href,
