@@ -1,17 +1,20 @@
 /**
- * `npm run loadtest:report -- FILE… [--cloud-assembly DIR]`: the report of Artillery results (a
- * fleet's `run-fargate --output`, or a run's own), each beside the script it ran: the same layer
- * table, model comparison, checks and HTML report as `npm run loadtest`. Exits 1 if any missed.
+ * `npm run loadtest:report -- FILE… [--cloud-assembly DIR]`: the report of Artillery's results of one run (its own, a fleet's
+ * `run-fargate --output`, or its workers' files apart, merged), beside the script it ran: the same layer table, model comparison,
+ * checks and HTML report as `npm run loadtest`. Exits 1 if a check missed.
  */
-import { parseCommandLine } from './command-line.ts';
+import { parseCommandLine, usageMistake } from './command-line.ts';
 import { reportRun } from './loadtest.ts';
+import { UsageError } from './usage-error.ts';
 
-const USAGE = 'Usage: npm run loadtest:report -- FILE… [--cloud-assembly DIR]\n';
+const USAGE = 'Usage: npm run loadtest:report -- FILE… [--cloud-assembly DIR]\nFILE…: Artillery results of one run, reported as one.\n';
 const { values, positionals } = parseCommandLine(USAGE, {
   args: process.argv.slice(2),
   allowPositionals: true,
   options: { 'cloud-assembly': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
 });
-let code = 0;
-for (const file of positionals) code = Math.max(code, await reportRun(file, values['cloud-assembly']));
-process.exitCode = code;
+if (positionals.length === 0) usageMistake(USAGE, 'Give the results file(s) of a run.');
+process.exitCode = await reportRun(positionals, values['cloud-assembly']).catch((error: unknown) => {
+  if (error instanceof UsageError) usageMistake(USAGE, error.message);
+  throw error;
+});

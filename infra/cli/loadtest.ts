@@ -10,7 +10,7 @@ import { ensureEngine, runArtillery, writeRunFolder } from './loadtest/engine.ts
 import { classify } from './loadtest/layers.ts';
 import { stageModel } from './loadtest/model.ts';
 import { HELP, parseOptions } from './loadtest/options.ts';
-import { type ArtilleryResults, formatReport, resultJson } from './loadtest/report.ts';
+import { type ArtilleryResults, formatReport, merge, resultJson, runsOf } from './loadtest/report.ts';
 import { artilleryScript, type LoadTestOptions, newRunId, type Plan } from './loadtest/scenario.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -48,18 +48,22 @@ export async function main(argv: readonly string[]): Promise<number> {
     return EXIT.unusable;
   }
   await ensureEngine(say);
-  return reportRun(await runArtillery(dir, options.apiKey, runId), options.cloudAssembly);
+  return reportRun([await runArtillery(dir, options.apiKey, runId)], options.cloudAssembly);
 }
 
 /**
- * Reports a results file of Artillery's (the plan is the script beside it): writes result.json and report.html into the run's folder,
- * the file's or a folder of the run's id beside it (a fleet's folder holds each execution's).
+ * Reports Artillery's results files of one run as one (the plan is the script beside the first): writes result.json and report.html
+ * into the run's folder, that file's or a folder of the run's id beside it (a fleet's folder holds each execution's).
  */
-export async function reportRun(file: string, cloudAssembly?: string): Promise<number> {
-  const dir = path.dirname(file);
-  const plan = (JSON.parse(readFileSync(path.join(dir, 'script.json'), 'utf8')) as { config: { petstore: Plan } }).config.petstore;
-  const model = plan.stage === null ? undefined : await stageModel(plan.stage, cloudAssembly);
-  const json = resultJson(JSON.parse(readFileSync(file, 'utf8')) as ArtilleryResults, plan, model);
+export async function reportRun(files: readonly string[], cloudAssembly?: string): Promise<number> {
+  const read = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
+  const dir = path.dirname(files[0] ?? '');
+  const results = merge(files.map((file) => read(file) as ArtilleryResults));
+  const runs = runsOf(results);
+  if (runs.length > 1)
+    throw new UsageError(`${files.join(' ')} are results of ${runs.length} runs (${runs.join(', ')}): report each apart.`);
+  const plan = (read(path.join(dir, 'script.json')) as { config: { petstore: Plan } }).config.petstore;
+  const json = resultJson(results, plan, plan.stage === null ? undefined : await stageModel(plan.stage, cloudAssembly));
   const out = path.basename(dir) === json.runId ? dir : path.join(dir, json.runId);
   mkdirSync(out, { recursive: true });
   writeFileSync(path.join(out, 'result.json'), `${JSON.stringify(json, null, 1)}\n`);

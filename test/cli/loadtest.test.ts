@@ -1,12 +1,13 @@
 /**
  * `npm run loadtest` and `npm run loadtest:report` without running the engine (the runs are
  * `npm run test:artillery`'s): a fleet's folder, each worker's share of the plan; the pre-flight's
- * refusals; and a fleet's recorded results (test/fixtures/loadtest-fleet: a fleet of one run by
+ * refusals; a fleet's recorded results (test/fixtures/loadtest-fleet: a fleet of one run by
  * Artillery's local runner against local mode serving the staging template, undeclared) read back
- * into the layer table, the model comparison, the checks and the HTML report.
+ * into the layer table, the model comparison, the checks and the HTML report, whole and split
+ * into two files that make one report; and the run id each execution takes.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { generateApiKey } from '#lib/auth/api-keys.ts';
-import type { ResultJson } from '../../infra/cli/loadtest/report.ts';
+import { type ArtilleryResults, merge, type ResultJson, resultJson } from '../../infra/cli/loadtest/report.ts';
 import { startLocalStack } from '../../infra/local/local-stack.ts';
 import { type artilleryScript, RUN_ID, requestsPerArrival } from '../../infra/cli/loadtest/scenario.ts';
 
@@ -132,6 +133,59 @@ describe('npm run loadtest:report: a fleet’s recorded results', () => {
     expect(html).toContain('<svg');
     // Self-contained: nothing it would fetch.
     expect(html).not.toMatch(/<script|<link|\ssrc=|\shref=/);
+  });
+});
+
+describe('npm run loadtest:report FILE…: one run’s results in several files make one report', () => {
+  const fixture = (name: string) => readFileSync(script(`../fixtures/loadtest-fleet/${name}`), 'utf8');
+  const whole = JSON.parse(fixture('fleet.json')) as ArtilleryResults & { intermediate: ArtilleryResults['aggregate'][] };
+  // Two workers' files, as if each had answered the requests of one of Artillery's 10 s periods.
+  const parts = whole.intermediate.map((period) => ({ aggregate: period, intermediate: [period] }));
+  const plan = (JSON.parse(fixture('script.json')) as ReturnType<typeof artilleryScript>).config.petstore;
+  /** Everything but the percentiles (and the checks' text, which quotes p99). */
+  const counts = (json: ResultJson) =>
+    JSON.parse(JSON.stringify(json, (key, value) => (['p50', 'p95', 'p99', 'max', 'verdict'].includes(key) ? undefined : value)));
+  const withRun = (part: ArtilleryResults, runId: string) => ({
+    aggregate: { ...part.aggregate, counters: { ...part.aggregate.counters, [`lt|run|${runId}`]: 1 } },
+  });
+
+  it('adds up every count of the parts: the same seconds, phases, operations and layers as the whole, and the same checks', () => {
+    expect(parts).toHaveLength(2);
+    const [merged, original] = [resultJson(merge(parts), plan), resultJson(whole, plan)];
+    expect(original.measured.requests).toBeGreaterThan(100);
+    expect(counts(merged)).toEqual(counts(original));
+    expect(merged.verdict.checks.map((c) => c.met)).toEqual(original.verdict.checks.map((c) => c.met));
+    // A percentile does not add up: the parts' greatest bounds the whole's (within the sketches' 1 % each), their weighted p50 is near.
+    for (const [m, o] of [[merged.measured, original.measured], ...merged.phases.map((p, i) => [p, original.phases[i]] as const)]) {
+      expect(m?.p99).toBeGreaterThanOrEqual(0.98 * (o?.p99 ?? 0));
+      expect(m?.max).toBe(o?.max);
+    }
+  });
+
+  it('writes one report of the files, and refuses, as a usage error, files of different runs', async () => {
+    const dir = path.join(OUT, 'split');
+    mkdirSync(dir, { recursive: true });
+    // Without the stage: no template to synthesize.
+    writeFileSync(path.join(dir, 'script.json'), fixture('script.json').replace('"stage": "staging"', '"stage": null'));
+    const files = parts.map((part, i) => {
+      const file = path.join(dir, `worker-${i}.json`);
+      writeFileSync(file, JSON.stringify(withRun(part, '3b808f22')));
+      return file;
+    });
+    const run = await node('../../infra/cli/loadtest-report.ts', files);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stdout.match(/^Pet Store load test 3b808f22:/gm)).toHaveLength(1);
+    expect(run.stdout.match(/^RESULT: /gm)).toHaveLength(1);
+    const json = JSON.parse(readFileSync(path.join(dir, '3b808f22', 'result.json'), 'utf8')) as ResultJson;
+    expect(counts(json)).toEqual(counts(resultJson(whole, { ...plan, stage: null })));
+
+    const other = path.join(dir, 'other.json');
+    writeFileSync(other, JSON.stringify(withRun(parts[1] as ArtilleryResults, '0badc0de')));
+    const mixed = await node('../../infra/cli/loadtest-report.ts', [files[0] as string, other]);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toMatch(/are results of 2 runs \(3b808f22, 0badc0de\): report each apart\.\nUsage: npm run loadtest:report/);
+    expect(existsSync(path.join(dir, '0badc0de'))).toBe(false);
+    expect((await node('../../infra/cli/loadtest-report.ts', [])).code).toBe(2);
   });
 });
 

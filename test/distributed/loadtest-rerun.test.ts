@@ -1,7 +1,8 @@
 /**
  * A run folder executed again is a run of its own: the fleet's path (`artillery run-fargate` of the same script, twice) on Artillery's
  * local runner, which draws a test run id per execution as run-fargate does and hands it to every worker. Each execution's pets and
- * results carry their own run id; an id set in ARTILLERY_TEST_RUN_ID (as the fleet recipe does) is the run's.
+ * results carry their own run id; an id set in ARTILLERY_TEST_RUN_ID (as the fleet recipe does) is the run's; the report refuses to
+ * merge two runs' results.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -11,10 +12,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reportRun } from '../../infra/cli/loadtest.ts';
 import { ARTILLERY, writeRunFolder } from '../../infra/cli/loadtest/engine.ts';
 import { parseOptions } from '../../infra/cli/loadtest/options.ts';
 import { type ArtilleryResults, runsOf } from '../../infra/cli/loadtest/report.ts';
 import { artilleryScript, RUN_ID, runPetName } from '../../infra/cli/loadtest/scenario.ts';
+import { UsageError } from '../../infra/cli/usage-error.ts';
 
 const OUT = mkdtempSync(path.join(tmpdir(), 'loadtest-rerun-'));
 /** What the server saw of the current execution: the names of the pets created, the User-Agent of every request. */
@@ -76,5 +79,7 @@ describe('a run folder executed twice', () => {
     const given = await execute(dir, 'given.json', 'abcdef01');
     expect(given.runs).toEqual(['abcdef01']);
     for (const name of given.created) expect(name).toMatch(runPetName('abcdef01'));
+
+    await expect(reportRun([path.join(dir, 'first.json'), path.join(dir, 'second.json')])).rejects.toThrow(UsageError);
   });
 });

@@ -13,8 +13,29 @@ export interface ArtilleryResults {
   readonly aggregate: {
     readonly firstMetricAt?: number;
     readonly counters: Readonly<Record<string, number>>;
-    readonly summaries: Readonly<Record<string, { count: number; p50: number; p95: number; p99: number; max: number }>>;
+    readonly summaries: Readonly<Record<string, Summary>>;
   };
+}
+type Summary = { count: number; p50: number; p95: number; p99: number; max: number };
+
+/**
+ * A run's results in parts (its workers' or machines' files) as one: counters and counts add up. A file holds each histogram's summary,
+ * not its sketch, so p50 is the parts' mean by count, an estimate, and p95, p99 and max the greatest part's: the whole's lies between.
+ */
+export function merge(parts: readonly ArtilleryResults[]): ArtilleryResults {
+  const counters: Record<string, number> = {};
+  const summaries: Record<string, Summary> = {};
+  for (const { aggregate } of parts) {
+    for (const [name, n] of Object.entries(aggregate.counters)) counters[name] = (counters[name] ?? 0) + n;
+    for (const [name, b] of Object.entries(aggregate.summaries)) {
+      const a = summaries[name];
+      const [count, top] = [(a?.count ?? 0) + b.count, (q: 'p95' | 'p99' | 'max') => Math.max(a?.[q] ?? 0, b[q])];
+      summaries[name] = a
+        ? { count, p50: (a.p50 * a.count + b.p50 * b.count) / count, p95: top('p95'), p99: top('p99'), max: top('max') }
+        : b;
+    }
+  }
+  return { aggregate: { firstMetricAt: Math.min(...parts.map((p) => p.aggregate.firstMetricAt ?? 0)), counters, summaries } };
 }
 
 /** The runs these results are of: the processor counts each arrival under its run's id. */
