@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { generateApiKey } from '#lib/auth/api-keys.ts';
 import { type ArtilleryResults, merge, type ResultJson, resultJson } from '../../infra/cli/loadtest/report.ts';
+import { REPO_ROOT } from '../../infra/local/cloud-assembly.ts';
 import { startLocalStack } from '../../infra/local/local-stack.ts';
 import { type artilleryScript, RUN_ID, requestsPerArrival } from '../../infra/cli/loadtest/scenario.ts';
 
@@ -213,6 +214,16 @@ describe('a run’s id, drawn at each execution of the script', () => {
     expect(b).toEqual(a);
     expect(c.runId).toMatch(RUN_ID);
     expect(c.runId).not.toBe(a.runId);
+  });
+
+  it('is set by the fleet recipe of docs/performance.md for each execution, and given to the report and the cleanup', () => {
+    const doc = readFileSync(path.join(REPO_ROOT, 'docs/performance.md'), 'utf8');
+    const fleet = [...doc.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] ?? '').find((block) => block.includes('run-fargate'));
+    expect(fleet).toMatch(/^run=\$\(openssl rand -hex 4\) /m);
+    expect(fleet).toMatch(/^ARTILLERY_TEST_RUN_ID=\$run npx --prefix \.loadtest\/engine artillery run-fargate /m);
+    expect(fleet).toContain('--output .loadtest/<folder>/$run.json');
+    expect(fleet).toMatch(/^npm run loadtest:report -- \.loadtest\/<folder>\/\$run\.json /m);
+    expect(fleet).toMatch(/^npm run loadtest:cleanup -- \$run /m);
   });
 });
 
