@@ -37,8 +37,9 @@ export async function main(argv: readonly string[]): Promise<number> {
   const load = script.config.petstore.phases.map((p) => `${p.name} ${p.seconds} s at ${p.rate} req/s`);
   await writeRunFolder(dir, script);
   if (options.workers !== undefined) {
-    say(`Wrote ${dir} for ${options.workers} workers, each offering 1/${options.workers} of ${load.join(', ')}; each execution is a run.`);
-    say(`Run it with docs/performance.md "Past one machine", then: npm run loadtest:report -- ${path.join(dir, '<run id>.json')}`);
+    say(`Wrote ${dir} for ${options.workers} workers, each offering 1/${options.workers} of ${load.join(', ')}.`);
+    const report = `npm run loadtest:report -- ${path.join(dir, '<id>.json')}`;
+    say(`Run it as docs/performance.md "Past one machine" says, each execution a run named by ARTILLERY_TEST_RUN_ID=<id>; then: ${report}`);
     return EXIT.met;
   }
   say(`Pet Store load test ${runId}: ${options.baseUrl.href}; ${load.join(', ')}`);
