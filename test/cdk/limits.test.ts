@@ -544,7 +544,7 @@ describe('settings an account cannot hold', () => {
       `stages "staging" and "production" share an account: their ${routes.length} API methods and docs routes admit ${fmt(a)} + ${fmt(b)} = ${fmt(a + b)} ` +
         'concurrent executions (B + ⌈r × functionDurationMs⌉ per method: B = ⌊methodRateLimit × burstSeconds⌋ and r = methodRateLimit on each API method, ' +
         "the docs throttle on each docs route; API Gateway's throttles are best-effort targets, not exact ceilings), " +
-        `above accountConcurrency 1,000. ${CAPACITY_CHOICES}`,
+        `above accountConcurrency ${fmt(readStageSettings('staging', () => undefined).accountConcurrency)}. ${CAPACITY_CHOICES}`,
     );
   });
 
