@@ -3,6 +3,7 @@
  * planned vs sent, answers per operation and per layer, the warm-up apart, a ramp's steps and where each limit was first met, what each
  * method admitted against the stage's limits, and the checks; all of it per second as JSON, which the chart draws.
  */
+import { sum } from '../../cdk/capacity.ts';
 import { table as columns } from '../command-line.ts';
 import { LIMITS, OUTCOMES, type Outcome, REFUSED } from './layers.ts';
 import type { StageModel } from './model.ts';
@@ -92,12 +93,12 @@ function measure(results: ArtilleryResults, plan: Plan, model?: StageModel) {
     const planned = phase ? phase.planned / phase.seconds : 0;
     return { t, phase: phase?.name ?? 'after', planned, arrivals: counters[`lt|s${t}|arrivals`] ?? 0, ...summary(`s${t}`) };
   });
-  const measured = { ...summary('m'), seconds: sum(phases, (p) => (p.warmup ? 0 : p.seconds)) };
-  const [planned, arrivals] = [sum(phases, (p) => p.planned), sum(seconds, (s) => s.arrivals)];
+  const measured = { ...summary('m'), seconds: sum(phases.map((p) => (p.warmup ? 0 : p.seconds))) };
+  const [planned, arrivals] = [sum(phases.map((p) => p.planned)), sum(seconds.map((s) => s.arrivals))];
   // Arrivals a generator sends late are not the plan (a stalled generator catches up later): each
   // phase counts those of its own seconds (and the next, as timers drift), up to its plan.
-  const sent = (p: (typeof phases)[number]) => sum(seconds.slice(p.startedAt, p.startedAt + p.seconds + 1), (s) => s.arrivals);
-  const inTime = sum(phases, (p) => Math.min(p.planned, sent(p)));
+  const sent = (p: (typeof phases)[number]) => sum(seconds.slice(p.startedAt, p.startedAt + p.seconds + 1).map((s) => s.arrivals));
+  const inTime = sum(phases.map((p) => Math.min(p.planned, sent(p))));
   return {
     // Results without the processor's run count (a script that carried its id) are the script's run.
     runId: runsOf(results)[0] ?? (plan as { runId?: string }).runId ?? '?',
@@ -106,7 +107,7 @@ function measure(results: ArtilleryResults, plan: Plan, model?: StageModel) {
     offered: { planned, arrivals, inTime, skipped: counters['vusers.skipped'] ?? 0 },
     // Requests without an answer, by Artillery's error code (ETIMEDOUT, ECONNRESET…).
     errors: Object.fromEntries(Object.entries(counters).flatMap(([name, n]) => (name.startsWith('errors.') ? [[name.slice(7), n]] : []))),
-    createdPets: sum(phases, (p) => p.operations.createPet?.outcomes.ok ?? 0),
+    createdPets: sum(phases.map((p) => p.operations.createPet?.outcomes.ok ?? 0)),
     phases,
     seconds,
     measured,
@@ -128,8 +129,8 @@ export function evaluate(json: Unjudged) {
   const { slo, measured: m, offered } = json;
   const requests = m.requests;
   const of = (o: Outcome) => m.outcomes[o]?.requests ?? 0;
-  const [answers, errors, allowed] = [requests - of('network') - of('timeout'), sum(SERVER_ERRORS, of), expected4xx(json)];
-  const unexpected = sum(OUTCOMES_4XX, (o) => (allowed.has(o) ? 0 : of(o)));
+  const [answers, errors, allowed] = [requests - of('network') - of('timeout'), sum(SERVER_ERRORS.map(of)), expected4xx(json)];
+  const unexpected = sum(OUTCOMES_4XX.map((o) => (allowed.has(o) ? 0 : of(o))));
   const errorRate = requests === 0 ? 1 : errors / requests;
   const p99 = m.p99 ?? Number.NaN;
   const checks = [
@@ -198,7 +199,7 @@ export function formatReport(json: ResultJson): string {
     const stepRows = steps.map((p) => {
       const perSecond = (n = 0) => (n / p.seconds).toFixed(1);
       const limits = list(counts(p.outcomes)).filter((text) => LIMITS.some((o) => text.startsWith(`${o} `)));
-      const admitted = p.requests - sum(REFUSED, (o) => p.outcomes[o]?.requests ?? 0);
+      const admitted = p.requests - sum(REFUSED.map((o) => p.outcomes[o]?.requests ?? 0));
       const rates = [p.requests, admitted, p.outcomes.ok?.requests].map(perSecond);
       return [p.name, String(p.rate), ...rates, fmt(p.p99), limits.join(', ') || '-'];
     });
@@ -223,7 +224,7 @@ function formatModel(json: ResultJson, model: StageModel): string[] {
   const rows = OPERATIONS.filter((op) => json.measured.operations[op]?.requests).map((op) => {
     const { method, rateLimit: r, burstLimit: b } = model.methods[op];
     const { requests = 0, outcomes = {} } = json.measured.operations[op] ?? {};
-    const [admitted, ceiling] = [requests - sum(REFUSED, (o) => outcomes[o] ?? 0), b + r * T];
+    const [admitted, ceiling] = [requests - sum(REFUSED.map((o) => outcomes[o] ?? 0)), b + r * T];
     const peak = Math.max(...json.seconds.filter((s) => s.phase !== 'warm-up').map((s) => s.operations[op]?.requests ?? 0));
     const [reached, share] = [peak >= r ? 'yes' : 'no', pct(admitted / Math.min(ceiling, Math.max(1, requests)))];
     return [op, method, ...[r, b, peak].map(String), reached, String(admitted), (admitted / T).toFixed(1), ceiling.toFixed(0), share];
@@ -251,5 +252,4 @@ function formatModel(json: ResultJson, model: StageModel): string[] {
 }
 
 const fmt = (ms: number | null | undefined): string => (ms === null || ms === undefined || Number.isNaN(ms) ? '-' : ms.toFixed(1));
-const sum = <T>(items: readonly T[], value: (item: T) => number) => items.reduce((n, item) => n + value(item), 0);
 const pct = (fraction: number): string => `${(fraction * 100).toFixed(fraction < 0.001 && fraction > 0 ? 3 : 2)}%`;
